@@ -1,0 +1,19 @@
+# Makefile -- logp95 PostgreSQL extension (PGXS)
+
+MODULE_big = logp95
+OBJS = \
+	src/logp95.o \
+	src/lp_codec.o \
+	src/lp_gen.o \
+	src/lp_parse.o \
+	src/lp_state.o
+
+EXTENSION = logp95
+DATA = logp95--1.0.sql
+PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
+
+REGRESS = basic
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

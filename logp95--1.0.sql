@@ -1,0 +1,164 @@
+/* logp95--1.0.sql */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION logp95" to load this file. \quit
+
+-- ---------------------------------------------------------------------
+-- The state type: every route's exact latency histogram (value -> count)
+-- plus a count of skipped malformed lines.
+-- ---------------------------------------------------------------------
+CREATE TYPE logp95_state;
+
+CREATE FUNCTION logp95_state_in(cstring) RETURNS logp95_state
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_state_out(logp95_state) RETURNS cstring
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_state_recv(internal) RETURNS logp95_state
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_state_send(logp95_state) RETURNS bytea
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE TYPE logp95_state (
+	INPUT = logp95_state_in,
+	OUTPUT = logp95_state_out,
+	RECEIVE = logp95_state_recv,
+	SEND = logp95_state_send,
+	INTERNALLENGTH = VARIABLE,
+	STORAGE = extended
+);
+
+COMMENT ON TYPE logp95_state IS
+'exact latency distribution (value -> count) of every route, plus a count of skipped malformed lines';
+COMMENT ON FUNCTION logp95_state_in(cstring) IS 'text input of logp95_state: \x followed by hex';
+COMMENT ON FUNCTION logp95_state_out(logp95_state) IS 'text output of logp95_state: \x followed by hex';
+COMMENT ON FUNCTION logp95_state_recv(internal) IS 'binary input of logp95_state, checked';
+COMMENT ON FUNCTION logp95_state_send(logp95_state) IS 'binary output of logp95_state';
+
+-- ---------------------------------------------------------------------
+-- Aggregate support functions (transition, combine, serialize, final).
+-- The line transitions read logp95.on_malformed, hence STABLE.
+-- ---------------------------------------------------------------------
+CREATE FUNCTION logp95_agg_line_trans(internal, text) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_agg_pair_trans(internal, text, bigint) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_merge_trans(internal, logp95_state) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_combine(internal, internal) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_serialize(internal) RETURNS bytea
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_deserialize(bytea, internal) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_final(internal) RETURNS logp95_state
+AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_agg_line_trans(internal, text) IS 'transition function of logp95_agg(text): parse a line, count its latency';
+COMMENT ON FUNCTION logp95_agg_pair_trans(internal, text, bigint) IS 'transition function of logp95_agg(text, bigint)';
+COMMENT ON FUNCTION logp95_merge_trans(internal, logp95_state) IS 'transition function of logp95_merge: exact union of states';
+COMMENT ON FUNCTION logp95_combine(internal, internal) IS 'combine function of the logp95 aggregates (parallel and partial aggregation)';
+COMMENT ON FUNCTION logp95_serialize(internal) IS 'serialize function of the logp95 aggregates';
+COMMENT ON FUNCTION logp95_deserialize(bytea, internal) IS 'deserialize function of the logp95 aggregates';
+COMMENT ON FUNCTION logp95_final(internal) IS 'final function of the logp95 aggregates: the state as logp95_state';
+
+CREATE AGGREGATE logp95_agg(line text) (
+	SFUNC = logp95_agg_line_trans,
+	STYPE = internal,
+	SSPACE = 65536,
+	FINALFUNC = logp95_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = logp95_combine,
+	SERIALFUNC = logp95_serialize,
+	DESERIALFUNC = logp95_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE logp95_agg(route text, latency_ms bigint) (
+	SFUNC = logp95_agg_pair_trans,
+	STYPE = internal,
+	SSPACE = 65536,
+	FINALFUNC = logp95_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = logp95_combine,
+	SERIALFUNC = logp95_serialize,
+	DESERIALFUNC = logp95_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE logp95_merge(logp95_state) (
+	SFUNC = logp95_merge_trans,
+	STYPE = internal,
+	SSPACE = 65536,
+	FINALFUNC = logp95_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = logp95_combine,
+	SERIALFUNC = logp95_serialize,
+	DESERIALFUNC = logp95_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE logp95_agg(text) IS
+'exact per-route latency histograms from raw access-log lines "<timestamp> <method> <route> <latency_ms>"';
+COMMENT ON AGGREGATE logp95_agg(text, bigint) IS
+'exact per-route latency histograms from (route, latency_ms) rows';
+COMMENT ON AGGREGATE logp95_merge(logp95_state) IS
+'exact union of logp95 states (rollups, partitions, shards)';
+
+-- ---------------------------------------------------------------------
+-- Reading a state.
+-- ---------------------------------------------------------------------
+CREATE FUNCTION logp95_report_rows(state logp95_state,
+	OUT route text, OUT requests bigint, OUT p50_ms bigint,
+	OUT p95_ms bigint, OUT p99_ms bigint, OUT max_ms bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+ROWS 300;
+
+COMMENT ON FUNCTION logp95_report_rows(logp95_state) IS
+'one row per route of a state, in byte order of the route; used by logp95_report';
+
+-- A plain SQL wrapper: the planner inlines it, so EXPLAIN shows the function
+-- scan and whatever feeds the state.  Not STRICT (inlining needs that):
+-- a NULL state gives no rows.
+CREATE FUNCTION logp95_report(state logp95_state)
+RETURNS TABLE(route text, requests bigint, p50_ms bigint,
+	p95_ms bigint, p99_ms bigint, max_ms bigint)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+	SELECT r.route, r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms
+	FROM @extschema@.logp95_report_rows(state) AS r
+$$;
+
+COMMENT ON FUNCTION logp95_report(logp95_state) IS
+'route report of a state: requests, p50, p95, p99 and max latency per route, ordered by route (byte order)';
+
+CREATE FUNCTION logp95_percentile(state logp95_state, route text, fraction float8)
+RETURNS bigint
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_percentile(logp95_state, text, float8) IS
+'latency at 0-based rank min(floor(n*fraction), n-1) of a route''s n sorted latencies; NULL for an absent route';
+
+CREATE FUNCTION logp95_malformed(state logp95_state)
+RETURNS bigint
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_malformed(logp95_state) IS
+'number of malformed lines skipped (logp95.on_malformed = skip) into the state';
+
+CREATE FUNCTION logp95_generate(lines bigint, routes int, seed bigint)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+ROWS 1000;
+
+COMMENT ON FUNCTION logp95_generate(bigint, int, bigint) IS
+'deterministic sample access-log lines: ascending timestamps, long-tailed latencies';

@@ -1,0 +1,452 @@
+/* src/lp_codec.c -- serialized form of a logp95 state (plain C) */
+#include "lp_codec.h"
+
+#include <string.h>
+
+size_t
+lp_varint_put(uint8_t *p, uint64_t v)
+{
+	size_t		n = 0;
+
+	while (v >= 0x80)
+	{
+		p[n++] = (uint8_t) (v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t) v;
+	return n;
+}
+
+/* Bytes lp_varint_put would write. */
+static inline size_t
+lp_varint_len(uint64_t v)
+{
+	size_t		n = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+size_t
+lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t	x = 0;
+	size_t		n = 0;
+
+	for (;;)
+	{
+		uint8_t		b;
+
+		if (p + n >= end || n >= 10)
+			return 0;
+		b = p[n];
+		if (n == 9 && b > 1)
+			return 0;			/* more than 64 bits */
+		x |= (uint64_t) (b & 0x7f) << (7 * n);
+		n++;
+		if (!(b & 0x80))
+		{
+			if (n > 1 && b == 0)
+				return 0;		/* overlong: not the shortest form */
+			*v = x;
+			return n;
+		}
+	}
+}
+
+int
+lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len)
+{
+	size_t		n;
+
+	memset(r, 0, sizeof(*r));
+	if (len < 1 || buf[0] != LP_CODEC_VERSION)
+		return LP_ECORRUPT;
+	r->p = buf + 1;
+	r->end = buf + len;
+	if (!(n = lp_varint_get(r->p, r->end, &r->malformed)) || r->malformed > INT64_MAX)
+		return LP_ECORRUPT;
+	r->p += n;
+	if (!(n = lp_varint_get(r->p, r->end, &r->nroutes)))
+		return LP_ECORRUPT;
+	r->p += n;
+	/* every route takes at least four bytes: keylen, npairs, pairs_len, one pair */
+	if (r->nroutes > (uint64_t) (r->end - r->p) / 4)
+		return LP_ECORRUPT;
+	r->left = r->nroutes;
+	return LP_OK;
+}
+
+/* Check a route's pairs and add up its total. */
+static int
+lp_check_pairs(lp_route_view *rv)
+{
+	const uint8_t *p = rv->pairs;
+	const uint8_t *end = p + rv->pairs_len;
+	uint64_t	i,
+				total = 0;
+	int64_t		value = 0;
+
+	for (i = 0; i < rv->npairs; i++)
+	{
+		uint64_t	d,
+					c;
+		size_t		n;
+
+		if (!(n = lp_varint_get(p, end, &d)))
+			return LP_ECORRUPT;
+		p += n;
+		if (!(n = lp_varint_get(p, end, &c)))
+			return LP_ECORRUPT;
+		p += n;
+		if (i == 0)
+		{
+			if (d > INT64_MAX)
+				return LP_ECORRUPT;
+			value = (int64_t) d;
+		}
+		else
+		{
+			if (d == 0 || d > (uint64_t) (INT64_MAX - value))
+				return LP_ECORRUPT;
+			value += (int64_t) d;
+		}
+		if (c == 0 || c > (uint64_t) INT64_MAX - total)
+			return LP_ECORRUPT;
+		total += c;
+	}
+	if (p != end)
+		return LP_ECORRUPT;
+	rv->total = total;
+	return LP_OK;
+}
+
+int
+lp_reader_next(lp_reader *r, lp_route_view *rv)
+{
+	uint64_t	keylen,
+				npairs,
+				plen;
+	size_t		n;
+
+	if (r->left == 0)
+		return r->p == r->end ? 0 : LP_ECORRUPT;
+
+	if (!(n = lp_varint_get(r->p, r->end, &keylen)))
+		return LP_ECORRUPT;
+	r->p += n;
+	if (keylen > (uint64_t) (r->end - r->p))
+		return LP_ECORRUPT;
+	rv->key = (const char *) r->p;
+	rv->keylen = (size_t) keylen;
+	r->p += keylen;
+	if (keylen && memchr(rv->key, 0, rv->keylen))
+		return LP_ECORRUPT;
+	if (r->left != r->nroutes &&
+		lp_key_cmp(r->prev, r->prevlen, rv->key, rv->keylen) >= 0)
+		return LP_ECORRUPT;
+
+	if (!(n = lp_varint_get(r->p, r->end, &npairs)))
+		return LP_ECORRUPT;
+	r->p += n;
+	if (!(n = lp_varint_get(r->p, r->end, &plen)))
+		return LP_ECORRUPT;
+	r->p += n;
+	/* a pair takes two to twenty bytes */
+	if (npairs == 0 || plen > (uint64_t) (r->end - r->p) ||
+		plen < npairs * 2 || npairs > plen / 2)
+		return LP_ECORRUPT;
+	rv->npairs = npairs;
+	rv->pairs = r->p;
+	rv->pairs_len = (size_t) plen;
+	r->p += plen;
+	if (lp_check_pairs(rv) != LP_OK)
+		return LP_ECORRUPT;
+
+	r->prev = rv->key;
+	r->prevlen = rv->keylen;
+	r->left--;
+	return 1;
+}
+
+void
+lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it)
+{
+	it->p = rv->pairs;
+	it->end = rv->pairs + rv->pairs_len;
+	it->left = rv->npairs;
+	it->value = 0;
+}
+
+int
+lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
+{
+	uint64_t	d,
+				c;
+
+	if (it->left == 0)
+		return 0;
+	/* the view was checked by lp_reader_next, so these reads succeed */
+	it->p += lp_varint_get(it->p, it->end, &d);
+	it->p += lp_varint_get(it->p, it->end, &c);
+	it->value += (int64_t) d;	/* the first delta is the value itself */
+	it->left--;
+	*value = it->value;
+	*count = c;
+	return 1;
+}
+
+int
+lp_validate(const uint8_t *buf, size_t len)
+{
+	lp_reader	r;
+	lp_route_view rv;
+	int			rc;
+
+	if (lp_reader_init(&r, buf, len) != LP_OK)
+		return LP_ECORRUPT;
+	while ((rc = lp_reader_next(&r, &rv)) == 1)
+		;
+	return rc == 0 ? LP_OK : LP_ECORRUPT;
+}
+
+int
+lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
+{
+	lp_reader	r;
+	lp_route_view rv;
+	int			rc;
+
+	/* check everything first, so that a corrupt input changes nothing */
+	if (lp_validate(buf, len) != LP_OK)
+		return LP_ECORRUPT;
+	lp_reader_init(&r, buf, len);
+	rc = lp_state_add_malformed(st, r.malformed);
+	if (rc != LP_OK)
+		return rc;
+	while (lp_reader_next(&r, &rv) == 1)
+	{
+		lp_route   *route;
+		lp_pair_iter it;
+		int64_t		v;
+		uint64_t	c;
+
+		rc = lp_state_route(st, rv.key, rv.keylen, &route);
+		if (rc != LP_OK)
+			return rc;
+		lp_pairs_begin(&rv, &it);
+		while (lp_pairs_next(&it, &v, &c))
+		{
+			rc = lp_hist_add(st, &route->hist, v, c);
+			if (rc != LP_OK)
+				return rc;
+		}
+	}
+	return LP_OK;
+}
+
+/* A growing output buffer. */
+typedef struct lp_outbuf
+{
+	const lp_allocator *a;		/* where the buffer lives */
+	uint8_t    *data;			/* bytes so far */
+	size_t		len;			/* used */
+	size_t		cap;			/* allocated */
+	size_t		max;			/* hard limit on len */
+} lp_outbuf;
+
+/* Make room for `more` bytes. */
+static int
+lp_outbuf_reserve(lp_outbuf *b, size_t more)
+{
+	size_t		need,
+				cap;
+	uint8_t    *nd;
+
+	if (more > b->max - b->len)
+		return LP_ETOOBIG;
+	need = b->len + more;
+	if (need <= b->cap)
+		return LP_OK;
+	cap = b->cap ? b->cap : 256;
+	while (cap < need)
+		cap = cap > b->max / 2 ? b->max : cap * 2;
+	nd = b->a->alloc(b->a->ctx, cap);
+	if (!nd)
+		return LP_ENOMEM;
+	if (b->data)
+	{
+		memcpy(nd, b->data, b->len);
+		b->a->free(b->a->ctx, b->data);
+	}
+	b->data = nd;
+	b->cap = cap;
+	return LP_OK;
+}
+
+int
+lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
+		  size_t max_len, uint8_t **out, size_t *outlen)
+{
+	lp_outbuf	b = {a, NULL, 0, 0, max_len};
+	const lp_route **routes = NULL;
+	lp_pair    *pairs = NULL;
+	uint32_t	maxpairs = 0,
+				i;
+	int			rc;
+
+	routes = a->alloc(a->ctx, (st->nroutes ? st->nroutes : 1) * sizeof(*routes));
+	if (!routes)
+		return LP_ENOMEM;
+	lp_state_sorted_routes(st, routes);
+	for (i = 0; i < st->nroutes; i++)
+		if (routes[i]->hist.used > maxpairs)
+			maxpairs = routes[i]->hist.used;
+	pairs = a->alloc(a->ctx, (maxpairs ? maxpairs : 1) * sizeof(lp_pair));
+	if (!pairs)
+	{
+		rc = LP_ENOMEM;
+		goto done;
+	}
+
+	if ((rc = lp_outbuf_reserve(&b, reserve + 1 + 20)) != LP_OK)
+		goto done;
+	b.len = reserve;
+	b.data[b.len++] = LP_CODEC_VERSION;
+	b.len += lp_varint_put(b.data + b.len, st->malformed);
+	b.len += lp_varint_put(b.data + b.len, st->nroutes);
+
+	for (i = 0; i < st->nroutes; i++)
+	{
+		const lp_route *r = routes[i];
+		uint32_t	j,
+					np = r->hist.used;
+		size_t		plen = 0;
+		int64_t		prev = 0;
+
+		lp_hist_sorted(&r->hist, pairs);
+		for (j = 0; j < np; j++)
+		{
+			plen += lp_varint_len((uint64_t) (pairs[j].value - prev)) +
+				lp_varint_len(pairs[j].count);
+			prev = pairs[j].value;
+		}
+		if (r->keylen > SIZE_MAX / 2 ||
+			(rc = lp_outbuf_reserve(&b, 30 + r->keylen + plen)) != LP_OK)
+		{
+			if (rc == LP_OK)
+				rc = LP_ETOOBIG;
+			goto done;
+		}
+		b.len += lp_varint_put(b.data + b.len, r->keylen);
+		if (r->keylen)
+			memcpy(b.data + b.len, r->key, r->keylen);
+		b.len += r->keylen;
+		b.len += lp_varint_put(b.data + b.len, np);
+		b.len += lp_varint_put(b.data + b.len, plen);
+		prev = 0;
+		for (j = 0; j < np; j++)
+		{
+			b.len += lp_varint_put(b.data + b.len, (uint64_t) (pairs[j].value - prev));
+			b.len += lp_varint_put(b.data + b.len, pairs[j].count);
+			prev = pairs[j].value;
+		}
+	}
+	/* the slack reserved for headers may overshoot the limit: check the real length */
+	if (b.len > max_len)
+		rc = LP_ETOOBIG;
+	else
+	{
+		*out = b.data;
+		*outlen = b.len - reserve;
+		b.data = NULL;
+		rc = LP_OK;
+	}
+
+done:
+	if (b.data)
+		a->free(a->ctx, b.data);
+	if (pairs)
+		a->free(a->ctx, pairs);
+	a->free(a->ctx, routes);
+	return rc;
+}
+
+void
+lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks, int64_t *values, int n)
+{
+	lp_pair_iter it;
+	int64_t		v = 0;
+	uint64_t	c,
+				seen = 0;
+	int			k = 0;
+
+	/* ranks are ascending; each is < rv->total */
+	lp_pairs_begin(rv, &it);
+	while (k < n && lp_pairs_next(&it, &v, &c))
+	{
+		seen += c;
+		while (k < n && ranks[k] < seen)
+			values[k++] = v;
+	}
+	while (k < n)
+		values[k++] = v;
+}
+
+size_t
+lp_hex_len(size_t len)
+{
+	return 2 + 2 * len;
+}
+
+void
+lp_hex_encode(const uint8_t *buf, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t		i;
+
+	*out++ = '\\';
+	*out++ = 'x';
+	for (i = 0; i < len; i++)
+	{
+		*out++ = digits[buf[i] >> 4];
+		*out++ = digits[buf[i] & 15];
+	}
+}
+
+/* Value of a hex digit, or -1. */
+static int
+lp_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+lp_hex_decode(const char *text, size_t len, uint8_t *out, size_t *outlen)
+{
+	size_t		i;
+
+	if (len < 2 || text[0] != '\\' || text[1] != 'x' || (len - 2) % 2 != 0)
+		return LP_ECORRUPT;
+	for (i = 2; i < len; i += 2)
+	{
+		int			hi = lp_hex_digit(text[i]);
+		int			lo = lp_hex_digit(text[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return LP_ECORRUPT;
+		out[(i - 2) / 2] = (uint8_t) (hi << 4 | lo);
+	}
+	*outlen = (len - 2) / 2;
+	return LP_OK;
+}

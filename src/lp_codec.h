@@ -1,0 +1,103 @@
+/* src/lp_codec.h -- serialized form of a logp95 state (plain C) */
+#ifndef LP_CODEC_H
+#define LP_CODEC_H
+
+#include "lp_state.h"
+
+/*
+ * Version 1 layout; every integer is an unsigned LEB128 varint in its
+ * shortest form, so the encoding of a state is unique (canonical):
+ *
+ *   byte    version (1)
+ *   varint  malformed-line count (<= INT64_MAX)
+ *   varint  number of routes
+ *   per route, in strictly ascending byte order of the key:
+ *     varint  key length, then the key bytes (no NUL byte)
+ *     varint  number of distinct values (>= 1)
+ *     varint  length in bytes of the pairs that follow
+ *     pairs:  varint value delta (the first is the value itself, later
+ *             ones the difference to the previous value, >= 1), varint count (>= 1)
+ *   nothing after the last route.
+ *
+ * A route's counts add up to at most INT64_MAX.
+ */
+#define LP_CODEC_VERSION 1
+
+/* Walks an encoded state, checking everything before it is used. */
+typedef struct lp_reader
+{
+	const uint8_t *p;			/* next unread byte */
+	const uint8_t *end;			/* one past the last byte */
+	uint64_t	malformed;		/* malformed-line count from the header */
+	uint64_t	nroutes;		/* route count from the header */
+	uint64_t	left;			/* routes not yet read */
+	const char *prev;			/* previous key, for the order check */
+	size_t		prevlen;		/* its length */
+} lp_reader;
+
+/* One route of an encoded state, checked by lp_reader_next. */
+typedef struct lp_route_view
+{
+	const char *key;			/* route bytes inside the buffer */
+	size_t		keylen;			/* their length */
+	uint64_t	npairs;			/* distinct values */
+	uint64_t	total;			/* requests: sum of counts */
+	const uint8_t *pairs;		/* encoded pairs */
+	size_t		pairs_len;		/* their length in bytes */
+} lp_route_view;
+
+/* Walks the pairs of a checked route view. */
+typedef struct lp_pair_iter
+{
+	const uint8_t *p;			/* next pair */
+	const uint8_t *end;			/* end of the route's pairs */
+	uint64_t	left;			/* pairs not yet read */
+	int64_t		value;			/* last value read */
+} lp_pair_iter;
+
+/* Read the header; LP_OK or LP_ECORRUPT. */
+extern int	lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len);
+
+/* Next route: 1 when *rv is filled, 0 at a clean end, LP_ECORRUPT otherwise. */
+extern int	lp_reader_next(lp_reader *r, lp_route_view *rv);
+
+/* Start walking the pairs of a route view returned by lp_reader_next. */
+extern void lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it);
+
+/* Next pair of a checked view: 1 with value and count, 0 at the end. */
+extern int	lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count);
+
+/* Check a whole encoded state; LP_OK or LP_ECORRUPT. */
+extern int	lp_validate(const uint8_t *buf, size_t len);
+
+/* Add every route and count of an encoded state into `st` (checks it too). */
+extern int	lp_decode_into(lp_state *st, const uint8_t *buf, size_t len);
+
+/*
+ * Encode `st`.  The result is allocated with `out_alloc` and has `reserve`
+ * free bytes before the encoding (room for a varlena header); *outlen counts
+ * the encoding only.  LP_ETOOBIG when reserve + encoding would pass max_len.
+ * Temporary memory also comes from `out_alloc` and is given back.
+ */
+extern int	lp_encode(const lp_state *st, const lp_allocator *out_alloc,
+					  size_t reserve, size_t max_len,
+					  uint8_t **out, size_t *outlen);
+
+/* Percentiles of one route view: indexes are 0-based ranks < rv->total. */
+extern void lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks,
+						  int64_t *values, int n);
+
+/* Text form: "\x" followed by lower-case hex of the encoding. */
+extern size_t lp_hex_len(size_t len);
+extern void lp_hex_encode(const uint8_t *buf, size_t len, char *out);
+
+/* Decode "\x..." hex (either case); LP_ECORRUPT on bad syntax. out has room for (len-2)/2. */
+extern int	lp_hex_decode(const char *text, size_t len, uint8_t *out, size_t *outlen);
+
+/* Append an unsigned LEB128 varint at p; returns bytes written (1..10). */
+extern size_t lp_varint_put(uint8_t *p, uint64_t v);
+
+/* Read a canonical varint; bytes consumed, or 0 when truncated, overlong or > 64 bits. */
+extern size_t lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v);
+
+#endif							/* LP_CODEC_H */

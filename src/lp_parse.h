@@ -1,0 +1,44 @@
+/* src/lp_parse.h -- access-log line parser (plain C, no PostgreSQL headers) */
+#ifndef LP_PARSE_H
+#define LP_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Outcome of parsing one line. */
+typedef enum lp_parse_status
+{
+	LP_PARSE_OK = 0,			/* route and latency were found */
+	LP_PARSE_TOO_FEW_FIELDS,	/* fewer than four blank-separated fields */
+	LP_PARSE_BAD_LATENCY,		/* latency is not a plain non-negative integer */
+	LP_PARSE_LATENCY_RANGE		/* latency does not fit in int64 */
+} lp_parse_status;
+
+/* What the parser found in one line; slices point into the caller's bytes. */
+typedef struct lp_line
+{
+	const char *route;			/* first byte of the route field (not copied) */
+	size_t		route_len;		/* length of the route field in bytes */
+	int64_t		latency;		/* latency in milliseconds, >= 0 */
+	const char *bad;			/* on a latency error: the offending field */
+	size_t		bad_len;		/* its length */
+	int			nfields;		/* fields found, counted up to four */
+} lp_line;
+
+/*
+ * Parse "<timestamp> <method> <route> <latency>[ <ignored>...]".
+ * Fields are separated by runs of spaces or tabs; one trailing '\r' is
+ * dropped; leading blanks are skipped; fields after the fourth are ignored.
+ */
+extern lp_parse_status lp_parse_line(const char *line, size_t len, lp_line *out);
+
+/*
+ * Parse a plain non-negative decimal integer (digits only, at least one).
+ * Returns LP_PARSE_OK, LP_PARSE_BAD_LATENCY or LP_PARSE_LATENCY_RANGE.
+ */
+extern lp_parse_status lp_parse_uint63(const char *s, size_t len, int64_t *out);
+
+/* A short English description of a status, for error messages. */
+extern const char *lp_parse_status_text(lp_parse_status st);
+
+#endif							/* LP_PARSE_H */

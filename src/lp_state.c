@@ -1,0 +1,454 @@
+/* src/lp_state.c -- per-route exact latency histograms (plain C) */
+#include "lp_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Initial capacities (powers of two) and the arena block size. */
+#define LP_ROUTES_INIT		64
+#define LP_HIST_INIT		16
+#define LP_BLOCK_SIZE		(64 * 1024)
+/* Tables never pass 2^30 slots, so uint32 arithmetic cannot wrap. */
+#define LP_MAX_CAPACITY		((uint32_t) 1 << 30)
+
+/* Non-NULL key for the empty route. */
+static const char lp_empty_key[1] = "";
+
+/* Fibonacci hashing of a latency value. */
+static inline uint32_t
+lp_hash_value(int64_t v)
+{
+	return (uint32_t) (((uint64_t) v * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
+/* A 64-bit multiply-xorshift hash over 8-byte words. */
+uint64_t
+lp_hash_bytes(const char *p, size_t n)
+{
+	uint64_t	h = UINT64_C(0x9E3779B97F4A7C15) ^ ((uint64_t) n * UINT64_C(0xff51afd7ed558ccd));
+
+	while (n >= 8)
+	{
+		uint64_t	w;
+
+		memcpy(&w, p, 8);
+		h = (h ^ w) * UINT64_C(0xbf58476d1ce4e5b9);
+		h ^= h >> 31;
+		p += 8;
+		n -= 8;
+	}
+	if (n > 0)
+	{
+		uint64_t	w = 0;
+
+		memcpy(&w, p, n);
+		h = (h ^ w) * UINT64_C(0x94d049bb133111eb);
+		h ^= h >> 29;
+	}
+	h *= UINT64_C(0xbf58476d1ce4e5b9);
+	return h ^ (h >> 32);
+}
+
+int
+lp_key_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t		n = alen < blen ? alen : blen;
+	int			c = n ? memcmp(a, b, n) : 0;
+
+	if (c != 0)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
+/* Allocate zeroed memory from the state's allocator. */
+static void *
+lp_zalloc(const lp_allocator *a, size_t size)
+{
+	void	   *p = a->alloc(a->ctx, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+lp_state *
+lp_state_create(const lp_allocator *alloc)
+{
+	lp_state   *st = lp_zalloc(alloc, sizeof(lp_state));
+
+	if (!st)
+		return NULL;
+	st->alloc = *alloc;
+	st->routes = lp_zalloc(alloc, LP_ROUTES_INIT * sizeof(lp_route));
+	if (!st->routes)
+	{
+		alloc->free(alloc->ctx, st);
+		return NULL;
+	}
+	st->mask = LP_ROUTES_INIT - 1;
+	return st;
+}
+
+void
+lp_state_free(lp_state *st)
+{
+	uint32_t	i;
+	lp_block   *b;
+
+	if (!st)
+		return;
+	for (i = 0; i <= st->mask; i++)
+		if (st->routes[i].key && st->routes[i].hist.slots)
+			st->alloc.free(st->alloc.ctx, st->routes[i].hist.slots);
+	st->alloc.free(st->alloc.ctx, st->routes);
+	b = st->blocks;
+	while (b)
+	{
+		lp_block   *next = b->next;
+
+		st->alloc.free(st->alloc.ctx, b);
+		b = next;
+	}
+	st->alloc.free(st->alloc.ctx, st);
+}
+
+/* Copy a key into the arena; NULL when memory runs out. */
+static const char *
+lp_copy_key(lp_state *st, const char *key, size_t keylen)
+{
+	lp_block   *b = st->blocks;
+	char	   *dst;
+
+	if (keylen == 0)
+		return lp_empty_key;
+	if (!b || b->size - b->used < keylen)
+	{
+		size_t		size = keylen > LP_BLOCK_SIZE / 4 ? keylen : LP_BLOCK_SIZE;
+
+		if (size > SIZE_MAX - sizeof(lp_block))
+			return NULL;
+		b = st->alloc.alloc(st->alloc.ctx, sizeof(lp_block) + size);
+		if (!b)
+			return NULL;
+		b->size = size;
+		b->used = 0;
+		if (keylen > LP_BLOCK_SIZE / 4 && st->blocks)
+		{
+			/* a big key gets its own block; keep filling the current one */
+			b->next = st->blocks->next;
+			st->blocks->next = b;
+		}
+		else
+		{
+			b->next = st->blocks;
+			st->blocks = b;
+		}
+	}
+	dst = (char *) (b + 1) + b->used;
+	memcpy(dst, key, keylen);
+	b->used += keylen;
+	return dst;
+}
+
+/* Double the route table. */
+static int
+lp_routes_grow(lp_state *st)
+{
+	uint32_t	oldcap = st->mask + 1;
+	uint32_t	newcap = oldcap * 2;
+	lp_route   *nr;
+	uint32_t	i;
+
+	if (oldcap >= LP_MAX_CAPACITY)
+		return LP_ETOOBIG;
+	nr = lp_zalloc(&st->alloc, (size_t) newcap * sizeof(lp_route));
+	if (!nr)
+		return LP_ENOMEM;
+	for (i = 0; i < oldcap; i++)
+	{
+		lp_route   *r = &st->routes[i];
+		uint32_t	j;
+
+		if (!r->key)
+			continue;
+		j = (uint32_t) r->hash & (newcap - 1);
+		while (nr[j].key)
+			j = (j + 1) & (newcap - 1);
+		nr[j] = *r;
+	}
+	st->alloc.free(st->alloc.ctx, st->routes);
+	st->routes = nr;
+	st->mask = newcap - 1;
+	st->last = NULL;
+	return LP_OK;
+}
+
+lp_route *
+lp_state_lookup(const lp_state *st, const char *key, size_t keylen)
+{
+	uint64_t	h = lp_hash_bytes(key, keylen);
+	uint32_t	i = (uint32_t) h & st->mask;
+
+	for (;;)
+	{
+		lp_route   *r = &st->routes[i];
+
+		if (!r->key)
+			return NULL;
+		if (r->hash == h && r->keylen == keylen && memcmp(r->key, key, keylen) == 0)
+			return r;
+		i = (i + 1) & st->mask;
+	}
+}
+
+int
+lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
+{
+	uint64_t	h;
+	uint32_t	i;
+	lp_route   *r;
+
+	/* logs often repeat a route on consecutive lines */
+	r = st->last;
+	if (r && r->keylen == keylen && memcmp(r->key, key, keylen) == 0)
+	{
+		*out = r;
+		return LP_OK;
+	}
+
+	h = lp_hash_bytes(key, keylen);
+	i = (uint32_t) h & st->mask;
+	for (;;)
+	{
+		r = &st->routes[i];
+		if (!r->key)
+			break;
+		if (r->hash == h && r->keylen == keylen && memcmp(r->key, key, keylen) == 0)
+		{
+			st->last = r;
+			*out = r;
+			return LP_OK;
+		}
+		i = (i + 1) & st->mask;
+	}
+
+	/* absent: keep the load factor at or below 1/2, then insert */
+	if ((uint64_t) (st->nroutes + 1) * 2 > (uint64_t) st->mask + 1)
+	{
+		int			rc = lp_routes_grow(st);
+
+		if (rc != LP_OK)
+			return rc;
+		i = (uint32_t) h & st->mask;
+		while (st->routes[i].key)
+			i = (i + 1) & st->mask;
+		r = &st->routes[i];
+	}
+	r->key = lp_copy_key(st, key, keylen);
+	if (!r->key)
+		return LP_ENOMEM;
+	r->hash = h;
+	r->keylen = keylen;
+	memset(&r->hist, 0, sizeof(r->hist));
+	st->nroutes++;
+	st->last = r;
+	*out = r;
+	return LP_OK;
+}
+
+/* Double (or create) a histogram's slot table. */
+static int
+lp_hist_grow(lp_state *st, lp_hist *h)
+{
+	uint32_t	oldcap = h->slots ? h->mask + 1 : 0;
+	uint32_t	newcap = oldcap ? oldcap * 2 : LP_HIST_INIT;
+	lp_pair    *ns;
+	uint32_t	i;
+
+	if (oldcap >= LP_MAX_CAPACITY)
+		return LP_ETOOBIG;
+	ns = lp_zalloc(&st->alloc, (size_t) newcap * sizeof(lp_pair));
+	if (!ns)
+		return LP_ENOMEM;
+	for (i = 0; i < oldcap; i++)
+	{
+		lp_pair    *p = &h->slots[i];
+		uint32_t	j;
+
+		if (!p->count)
+			continue;
+		j = lp_hash_value(p->value) & (newcap - 1);
+		while (ns[j].count)
+			j = (j + 1) & (newcap - 1);
+		ns[j] = *p;
+	}
+	if (h->slots)
+		st->alloc.free(st->alloc.ctx, h->slots);
+	h->slots = ns;
+	h->mask = newcap - 1;
+	return LP_OK;
+}
+
+int
+lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
+{
+	uint32_t	i;
+
+	if (count > (uint64_t) INT64_MAX - h->total)
+		return LP_EOVERFLOW;
+	if (h->slots)
+	{
+		i = lp_hash_value(value) & h->mask;
+		for (;;)
+		{
+			lp_pair    *p = &h->slots[i];
+
+			if (p->count == 0)
+				break;
+			if (p->value == value)
+			{
+				p->count += count;
+				h->total += count;
+				return LP_OK;
+			}
+			i = (i + 1) & h->mask;
+		}
+	}
+	/* a new value: keep the load factor at or below 3/4 */
+	if (!h->slots || (uint64_t) (h->used + 1) * 4 > (uint64_t) (h->mask + 1) * 3)
+	{
+		int			rc = lp_hist_grow(st, h);
+
+		if (rc != LP_OK)
+			return rc;
+		i = lp_hash_value(value) & h->mask;
+		while (h->slots[i].count)
+			i = (i + 1) & h->mask;
+	}
+	h->slots[i].value = value;
+	h->slots[i].count = count;
+	h->used++;
+	h->total += count;
+	return LP_OK;
+}
+
+int
+lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value)
+{
+	lp_route   *r;
+	int			rc = lp_state_route(st, key, keylen, &r);
+
+	if (rc != LP_OK)
+		return rc;
+	return lp_hist_add(st, &r->hist, value, 1);
+}
+
+int
+lp_state_add_malformed(lp_state *st, uint64_t n)
+{
+	if (n > (uint64_t) INT64_MAX - st->malformed)
+		return LP_EOVERFLOW;
+	st->malformed += n;
+	return LP_OK;
+}
+
+int
+lp_state_merge(lp_state *dst, const lp_state *src)
+{
+	uint32_t	i,
+				j;
+	int			rc;
+
+	rc = lp_state_add_malformed(dst, src->malformed);
+	if (rc != LP_OK)
+		return rc;
+	for (i = 0; i <= src->mask; i++)
+	{
+		const lp_route *sr = &src->routes[i];
+		lp_route   *dr;
+
+		if (!sr->key)
+			continue;
+		rc = lp_state_route(dst, sr->key, sr->keylen, &dr);
+		if (rc != LP_OK)
+			return rc;
+		for (j = 0; sr->hist.slots && j <= sr->hist.mask; j++)
+		{
+			const lp_pair *p = &sr->hist.slots[j];
+
+			if (!p->count)
+				continue;
+			rc = lp_hist_add(dst, &dr->hist, p->value, p->count);
+			if (rc != LP_OK)
+				return rc;
+		}
+	}
+	return LP_OK;
+}
+
+static int
+lp_pair_cmp(const void *a, const void *b)
+{
+	int64_t		x = ((const lp_pair *) a)->value;
+	int64_t		y = ((const lp_pair *) b)->value;
+
+	return (x > y) - (x < y);
+}
+
+void
+lp_hist_sorted(const lp_hist *h, lp_pair *out)
+{
+	uint32_t	i,
+				n = 0;
+
+	for (i = 0; h->slots && i <= h->mask; i++)
+		if (h->slots[i].count)
+			out[n++] = h->slots[i];
+	qsort(out, n, sizeof(lp_pair), lp_pair_cmp);
+}
+
+static int
+lp_route_ptr_cmp(const void *a, const void *b)
+{
+	const lp_route *x = *(const lp_route *const *) a;
+	const lp_route *y = *(const lp_route *const *) b;
+
+	return lp_key_cmp(x->key, x->keylen, y->key, y->keylen);
+}
+
+void
+lp_state_sorted_routes(const lp_state *st, const lp_route **out)
+{
+	uint32_t	i,
+				n = 0;
+
+	for (i = 0; i <= st->mask; i++)
+		if (st->routes[i].key)
+			out[n++] = &st->routes[i];
+	qsort(out, n, sizeof(*out), lp_route_ptr_cmp);
+}
+
+uint64_t
+lp_rank_pct(uint64_t n, unsigned k)
+{
+	/* floor(n*k/100) without overflow, exact for any n */
+	uint64_t	idx = (n / 100) * k + ((n % 100) * k) / 100;
+
+	return (n == 0 || idx < n) ? idx : n - 1;
+}
+
+uint64_t
+lp_rank_fraction(uint64_t n, double f)
+{
+	double		x = (double) n * f;
+	uint64_t	idx;
+
+	if (n == 0)
+		return 0;
+	if (!(x >= 0))				/* also catches NaN */
+		return 0;
+	if (x >= (double) n)
+		return n - 1;
+	idx = (uint64_t) x;			/* truncation == floor for x >= 0 */
+	return idx < n ? idx : n - 1;
+}

@@ -1,0 +1,119 @@
+/* src/lp_state.h -- per-route exact latency histograms (plain C) */
+#ifndef LP_STATE_H
+#define LP_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Result codes shared by the plain C units; 0 is success. */
+#define LP_OK			0
+#define LP_ENOMEM		(-1)	/* the allocator returned NULL */
+#define LP_EOVERFLOW	(-2)	/* a count would pass INT64_MAX */
+#define LP_ECORRUPT		(-3)	/* encoded input is invalid */
+#define LP_ETOOBIG		(-4)	/* encoded output would pass the size limit */
+
+/*
+ * Memory comes from the caller: PostgreSQL's aggregate context in the
+ * extension, malloc in unit tests and fuzzers.  alloc returns NULL on
+ * failure; free may be a no-op when the whole context is dropped at once.
+ */
+typedef struct lp_allocator
+{
+	void	   *(*alloc) (void *ctx, size_t size);	/* get size bytes */
+	void		(*free) (void *ctx, void *ptr); /* give back one block */
+	void	   *ctx;			/* passed to both */
+} lp_allocator;
+
+/* One distinct latency of a route and how often it was seen. */
+typedef struct lp_pair
+{
+	int64_t		value;			/* latency in ms, >= 0 */
+	uint64_t	count;			/* > 0 in a used slot, 0 in an empty one */
+} lp_pair;
+
+/* Exact multiset of one route's latencies: an open-addressing value -> count table. */
+typedef struct lp_hist
+{
+	lp_pair    *slots;			/* capacity entries, count 0 = empty */
+	uint32_t	mask;			/* capacity - 1; capacity is a power of two */
+	uint32_t	used;			/* distinct values stored */
+	uint64_t	total;			/* sum of counts, <= INT64_MAX */
+} lp_hist;
+
+/* One route: its key (copied once into the state's arena) and histogram. */
+typedef struct lp_route
+{
+	uint64_t	hash;			/* hash of the key */
+	const char *key;			/* route bytes, NULL marks an empty slot */
+	size_t		keylen;			/* length of key */
+	lp_hist		hist;			/* the route's latencies */
+} lp_route;
+
+/* An arena block that holds copied route keys. */
+typedef struct lp_block
+{
+	struct lp_block *next;		/* older block */
+	size_t		used;			/* bytes handed out */
+	size_t		size;			/* bytes available after the header */
+} lp_block;
+
+/* The whole aggregate state. */
+typedef struct lp_state
+{
+	lp_allocator alloc;			/* where every byte of the state comes from */
+	lp_route   *routes;			/* open-addressing table of routes */
+	uint32_t	mask;			/* route capacity - 1 */
+	uint32_t	nroutes;		/* routes stored */
+	uint64_t	malformed;		/* lines skipped as malformed */
+	lp_block   *blocks;			/* arena for route keys */
+	lp_route   *last;			/* route of the previous add, a cheap cache */
+} lp_state;
+
+/* Create an empty state; NULL when memory runs out. */
+extern lp_state *lp_state_create(const lp_allocator *alloc);
+
+/* Give back every block of the state (for malloc users). */
+extern void lp_state_free(lp_state *st);
+
+/* Find a route, creating it when absent; *out is set on LP_OK. */
+extern int	lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out);
+
+/* Find a route without creating it; NULL when absent. */
+extern lp_route *lp_state_lookup(const lp_state *st, const char *key, size_t keylen);
+
+/* Add `count` occurrences of `value` to a route's histogram. */
+extern int	lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count);
+
+/* Add one observation: lp_state_route + lp_hist_add. */
+extern int	lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value);
+
+/* Add `n` to the malformed-line counter. */
+extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
+
+/* Add every route and count of `src` into `dst` (exact union of multisets). */
+extern int	lp_state_merge(lp_state *dst, const lp_state *src);
+
+/*
+ * Copy a route's pairs into `out` (room for h->used) sorted by value.
+ */
+extern void lp_hist_sorted(const lp_hist *h, lp_pair *out);
+
+/*
+ * Fill `out` with pointers to every route, sorted by key bytes
+ * (shorter first on a common prefix).  `out` has room for st->nroutes.
+ */
+extern void lp_state_sorted_routes(const lp_state *st, const lp_route **out);
+
+/* memcmp order of two byte strings, a prefix first. */
+extern int	lp_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
+
+/* 0-based index of the pK (K in 0..100) of n values: min(floor(n*K/100), n-1). */
+extern uint64_t lp_rank_pct(uint64_t n, unsigned k);
+
+/* 0-based index of fraction f in [0,1] of n values: min(floor(n*f), n-1). */
+extern uint64_t lp_rank_fraction(uint64_t n, double f);
+
+/* Hash of a byte string, used for route keys. */
+extern uint64_t lp_hash_bytes(const char *p, size_t n);
+
+#endif							/* LP_STATE_H */

@@ -1,0 +1,78 @@
+# test/lib/cluster.sh -- shared helpers: dependencies, build, throwaway cluster
+# Source it; it defines lp_* functions and sets PG_CONFIG and PGBIN.
+
+PG_MAJOR=${PG_MAJOR:-15}
+PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
+export PG_CONFIG=${PG_CONFIG:-$PGBIN/pg_config}
+LP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# Print a progress line on stderr.
+lp_say() { printf '== %s\n' "$*" >&2; }
+
+# Run a command as root, through sudo when we are not root.
+lp_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Install Debian packages that are missing (apt-get update once, only if needed).
+lp_apt() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	lp_say "installing ${missing[*]}"
+	lp_root apt-get update -q >/dev/null
+	lp_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+}
+
+# The server, its build headers (PGXS, pg_regress) and a compiler.
+lp_deps() {
+	lp_apt postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR gcc make
+}
+
+# Build and install the extension into the server's directories.
+lp_build_install() {
+	lp_say "building logp95"
+	make -C "$LP_ROOT" -s PG_CONFIG="$PG_CONFIG" ${PG_CFLAGS:+PG_CFLAGS="$PG_CFLAGS"} >/dev/null
+	lp_root make -C "$LP_ROOT" -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+}
+
+# Run a command as the postgres OS user (the server refuses to run as root).
+lp_as_pg() {
+	if [ "$(id -un)" = postgres ]; then "$@"
+	elif [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"
+	else sudo -u postgres "$@"; fi
+}
+
+# Start a throwaway cluster on a Unix socket in a fresh temporary directory.
+# Exports PGHOST, PGPORT, PGUSER, PGDATABASE for psql and pg_regress.
+# Extra "name=value" arguments go to postgresql.conf.
+lp_cluster_start() {
+	LP_TMP=$(mktemp -d /tmp/logp95-pg.XXXXXX)
+	chmod 755 "$LP_TMP"
+	chown postgres: "$LP_TMP" 2>/dev/null || lp_root chown postgres: "$LP_TMP"
+	export PGHOST=$LP_TMP PGPORT=${LP_PORT:-$((20000 + RANDOM % 20000))} PGUSER=postgres PGDATABASE=postgres
+	lp_as_pg "$PGBIN/initdb" -D "$LP_TMP/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+	{
+		echo "listen_addresses = ''"
+		echo "unix_socket_directories = '$LP_TMP'"
+		echo "port = $PGPORT"
+		echo "fsync = off"
+		echo "shared_buffers = 512MB"
+		echo "max_parallel_workers_per_gather = 2"
+		local kv
+		for kv in "$@"; do echo "$kv"; done
+	} | lp_as_pg tee -a "$LP_TMP/data/postgresql.conf" >/dev/null
+	lp_as_pg "$PGBIN/pg_ctl" -D "$LP_TMP/data" -l "$LP_TMP/server.log" -w -t 60 start >/dev/null
+	trap lp_cluster_stop EXIT
+}
+
+# Stop the cluster and remove its directory.
+lp_cluster_stop() {
+	[ -n "${LP_TMP:-}" ] && [ -d "$LP_TMP" ] || return 0
+	lp_as_pg "$PGBIN/pg_ctl" -D "$LP_TMP/data" -m fast -w stop >/dev/null 2>&1 || true
+	rm -rf "$LP_TMP"
+	LP_TMP=
+}
+
+# psql with the settings a script wants: stop on error, quiet, no psqlrc.
+lp_psql() { "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
