@@ -1,0 +1,48 @@
+-- sql/parallel.sql -- a forced parallel plan gives exactly the serial result
+CREATE TABLE par_log(line text);
+INSERT INTO par_log SELECT l FROM logp95_generate(60000, 100, 21) l;
+ANALYZE par_log;
+
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial_state AS SELECT logp95_agg(line) AS s FROM par_log;
+CREATE TABLE serial_pairs AS
+  SELECT logp95_agg(split_part(line, ' ', 3), split_part(line, ' ', 4)::bigint) AS s FROM par_log;
+
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+
+EXPLAIN (COSTS OFF) SELECT logp95_agg(line) FROM par_log;
+-- the workers really ran and handed their states over (row counts are per worker)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT logp95_agg(line) FROM par_log;
+SELECT (SELECT logp95_agg(line) FROM par_log)::text = (SELECT s FROM serial_state)::text AS parallel_equals_serial;
+
+EXPLAIN (COSTS OFF) SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM par_log));
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM par_log))
+   EXCEPT ALL SELECT * FROM logp95_report((SELECT s FROM serial_state)))
+  UNION ALL
+  (SELECT * FROM logp95_report((SELECT s FROM serial_state))
+   EXCEPT ALL SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM par_log)))) d;
+
+EXPLAIN (COSTS OFF) SELECT logp95_agg(split_part(line, ' ', 3), split_part(line, ' ', 4)::bigint) FROM par_log;
+SELECT (SELECT logp95_agg(split_part(line, ' ', 3), split_part(line, ' ', 4)::bigint) FROM par_log)::text
+     = (SELECT s FROM serial_pairs)::text AS structured_parallel_equals_serial;
+
+-- skip mode in workers: malformed lines counted once each
+CREATE TABLE par_bad AS SELECT CASE WHEN n % 100 = 0 THEN 'broken line' ELSE l END AS line
+FROM logp95_generate(20000, 10, 3) WITH ORDINALITY AS g(l, n);
+ANALYZE par_bad;
+SET logp95.on_malformed = skip;
+EXPLAIN (COSTS OFF) SELECT logp95_agg(line) FROM par_bad;
+SELECT logp95_malformed(logp95_agg(line)) FROM par_bad;
+RESET logp95.on_malformed;
+
+-- merge aggregate over a table of states, in parallel
+CREATE TABLE par_states AS SELECT n % 500 AS k, logp95_agg(line) AS s
+FROM par_log, LATERAL (SELECT hashtext(line) AS n) h GROUP BY 1;
+ANALYZE par_states;
+EXPLAIN (COSTS OFF) SELECT logp95_merge(s) FROM par_states;
+SELECT (SELECT logp95_merge(s) FROM par_states)::text = (SELECT s FROM serial_state)::text AS merge_parallel_equals_serial;
