@@ -90,12 +90,15 @@ lp_check_pairs(lp_route_view *rv)
 	uint64_t	i,
 				total = 0;
 	int64_t		value = 0;
+	uint32_t	steps = 0;
 
 	for (i = 0; i < rv->npairs; i++)
 	{
 		uint64_t	d,
 					c;
 		size_t		n;
+
+		LP_CHECK_INTERRUPTS(steps);
 
 		if (!(n = lp_varint_get(p, end, &d)))
 			return LP_ECORRUPT;
@@ -206,11 +209,12 @@ lp_validate(const uint8_t *buf, size_t len)
 	lp_reader	r;
 	lp_route_view rv;
 	int			rc;
+	uint32_t	steps = 0;
 
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		return LP_ECORRUPT;
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
-		;
+		LP_CHECK_INTERRUPTS(steps);
 	return rc == 0 ? LP_OK : LP_ECORRUPT;
 }
 
@@ -220,6 +224,7 @@ lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
 	lp_reader	r;
 	lp_route_view rv;
 	int			rc;
+	uint32_t	steps = 0;
 
 	/* check everything first, so that a corrupt input changes nothing */
 	if (lp_validate(buf, len) != LP_OK)
@@ -235,12 +240,14 @@ lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
 		int64_t		v;
 		uint64_t	c;
 
+		LP_CHECK_INTERRUPTS(steps);
 		rc = lp_state_route(st, rv.key, rv.keylen, &route);
 		if (rc != LP_OK)
 			return rc;
 		lp_pairs_begin(&rv, &it);
 		while (lp_pairs_next(&it, &v, &c))
 		{
+			LP_CHECK_INTERRUPTS(steps);
 			rc = lp_hist_add(st, &route->hist, v, c);
 			if (rc != LP_OK)
 				return rc;
@@ -296,7 +303,8 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 	const lp_route **routes = NULL;
 	lp_pair    *pairs = NULL;
 	uint32_t	maxpairs = 0,
-				i;
+				i,
+				steps = 0;
 	int			rc;
 
 	routes = a->alloc(a->ctx, (st->nroutes ? st->nroutes : 1) * sizeof(*routes));
@@ -313,7 +321,14 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		goto done;
 	}
 
-	if ((rc = lp_outbuf_reserve(&b, reserve + 1 + 20)) != LP_OK)
+	/* reserve exact sizes, so that an encoding of exactly max_len fits */
+	if (reserve > SIZE_MAX / 2)
+	{
+		rc = LP_ETOOBIG;
+		goto done;
+	}
+	if ((rc = lp_outbuf_reserve(&b, reserve + 1 + lp_varint_len(st->malformed) +
+								lp_varint_len(st->nroutes))) != LP_OK)
 		goto done;
 	b.len = reserve;
 	b.data[b.len++] = LP_CODEC_VERSION;
@@ -328,15 +343,19 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		size_t		plen = 0;
 		int64_t		prev = 0;
 
+		LP_CHECK_INTERRUPTS(steps);
 		lp_hist_sorted(&r->hist, pairs);
 		for (j = 0; j < np; j++)
 		{
+			LP_CHECK_INTERRUPTS(steps);
 			plen += lp_varint_len((uint64_t) (pairs[j].value - prev)) +
 				lp_varint_len(pairs[j].count);
 			prev = pairs[j].value;
 		}
 		if (r->keylen > SIZE_MAX / 2 ||
-			(rc = lp_outbuf_reserve(&b, 30 + r->keylen + plen)) != LP_OK)
+			(rc = lp_outbuf_reserve(&b, lp_varint_len(r->keylen) + r->keylen +
+									lp_varint_len(np) + lp_varint_len(plen) +
+									plen)) != LP_OK)
 		{
 			if (rc == LP_OK)
 				rc = LP_ETOOBIG;

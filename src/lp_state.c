@@ -11,8 +11,13 @@
 /* Tables never pass 2^30 slots, so uint32 arithmetic cannot wrap. */
 #define LP_MAX_CAPACITY		((uint32_t) 1 << 30)
 
+static int	lp_hist_grow(lp_state *st, lp_hist *h);
+
 /* Non-NULL key for the empty route. */
 static const char lp_empty_key[1] = "";
+
+/* See lp_state.h: set by the PostgreSQL glue, NULL elsewhere. */
+void		(*lp_interrupt_hook) (void) = NULL;
 
 /* Fibonacci hashing of a latency value. */
 static inline uint32_t
@@ -207,6 +212,8 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 	uint64_t	h;
 	uint32_t	i;
 	lp_route   *r;
+	lp_hist		hist;
+	int			rc;
 
 	/* logs often repeat a route on consecutive lines */
 	r = st->last;
@@ -232,13 +239,21 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 		i = (i + 1) & st->mask;
 	}
 
-	/* absent: keep the load factor at or below 1/2, then insert */
+	/*
+	 * absent: get the histogram's table first, so that running out of memory
+	 * never leaves a route without values (its encoding would not decode)
+	 */
+	memset(&hist, 0, sizeof(hist));
+	if ((rc = lp_hist_grow(st, &hist)) != LP_OK)
+		return rc;
+	/* keep the load factor at or below 1/2, then insert */
 	if ((uint64_t) (st->nroutes + 1) * 2 > (uint64_t) st->mask + 1)
 	{
-		int			rc = lp_routes_grow(st);
-
-		if (rc != LP_OK)
+		if ((rc = lp_routes_grow(st)) != LP_OK)
+		{
+			st->alloc.free(st->alloc.ctx, hist.slots);
 			return rc;
+		}
 		i = (uint32_t) h & st->mask;
 		while (st->routes[i].key)
 			i = (i + 1) & st->mask;
@@ -246,10 +261,13 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 	}
 	r->key = lp_copy_key(st, key, keylen);
 	if (!r->key)
+	{
+		st->alloc.free(st->alloc.ctx, hist.slots);
 		return LP_ENOMEM;
+	}
 	r->hash = h;
 	r->keylen = keylen;
-	memset(&r->hist, 0, sizeof(r->hist));
+	r->hist = hist;
 	st->nroutes++;
 	st->last = r;
 	*out = r;
@@ -356,7 +374,8 @@ int
 lp_state_merge(lp_state *dst, const lp_state *src)
 {
 	uint32_t	i,
-				j;
+				j,
+				steps = 0;
 	int			rc;
 
 	rc = lp_state_add_malformed(dst, src->malformed);
@@ -367,6 +386,7 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 		const lp_route *sr = &src->routes[i];
 		lp_route   *dr;
 
+		LP_CHECK_INTERRUPTS(steps);
 		if (!sr->key)
 			continue;
 		rc = lp_state_route(dst, sr->key, sr->keylen, &dr);
@@ -376,6 +396,7 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 		{
 			const lp_pair *p = &sr->hist.slots[j];
 
+			LP_CHECK_INTERRUPTS(steps);
 			if (!p->count)
 				continue;
 			rc = lp_hist_add(dst, &dr->hist, p->value, p->count);
