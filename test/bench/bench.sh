@@ -1,0 +1,517 @@
+#!/usr/bin/env bash
+# test/bench/bench.sh -- benchmark and profiling harness for logp95 (issue 3)
+#
+#   sudo test/bench/bench.sh              # timings at 400,000 and 4,000,000 lines, targets
+#   sudo test/bench/bench.sh callgrind    # instructions per line under valgrind (50,000 lines)
+#   sudo test/bench/bench.sh profile      # perf record -g of the report query at 4,000,000 lines
+#
+# Settings (environment):
+#   LP_BENCH_SIZES="400000 4000000"   line counts of the timing run
+#   LP_BENCH_RUNS=7                   timed runs per query (after one warm-up round)
+#   LP_CALLGRIND_LINES=50000          lines of the callgrind run
+#   LP_PROFILE_LINES=4000000          lines of the profile run
+#
+# Every run starts its own throwaway cluster (test/lib/cluster.sh) and stops it
+# at the end.  Everything printed is also written to test/bench/out/.
+# This is a benchmark, not a test: it asserts nothing and always exits 0 once
+# it has printed its figures.
+set -euo pipefail
+. "$(dirname "$0")/../lib/cluster.sh"
+cd "$LP_ROOT"
+
+MODE=${1:-bench}
+SIZES=${LP_BENCH_SIZES:-400000 4000000}
+RUNS=${LP_BENCH_RUNS:-7}
+CG_LINES=${LP_CALLGRIND_LINES:-50000}
+PROF_LINES=${LP_PROFILE_LINES:-4000000}
+ROUTES=300
+SEED=42
+
+case "$MODE" in
+	bench | callgrind | profile) ;;
+	*)
+		echo "usage: $0 [bench|callgrind|profile]" >&2
+		exit 2
+		;;
+esac
+
+# no NOTICEs from DROP ... IF EXISTS in the output
+export PGOPTIONS="-c client_min_messages=warning"
+
+OUTDIR=$LP_ROOT/test/bench/out
+mkdir -p "$OUTDIR"
+LOG=$OUTDIR/$MODE-$(date +%Y%m%d-%H%M%S).txt
+exec > >(tee "$LOG") 2>&1
+
+WORK=$(mktemp -d /tmp/logp95-bench.XXXXXX)
+HAVE_TD=1
+
+# Stop the cluster and drop the scratch directory.
+bench_cleanup() {
+	lp_cluster_stop
+	rm -rf "$WORK"
+}
+trap bench_cleanup EXIT
+
+# Print a/b with `digits` decimals (awk: no bc needed).
+bench_div() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN {printf "%.*f", d, a / b}'; }
+
+# The server settings of every mode, printed with the results.
+CONF=(shared_buffers=2GB work_mem=256MB jit=off max_parallel_workers_per_gather=2
+	max_worker_processes=8 max_parallel_workers=8)
+
+# The timed queries: name, setting of max_parallel_workers_per_gather, SQL.
+Q_NAMES=(floor logp95 logp95_par logp95_pairs pd_raw pd_parsed tdigest)
+declare -A Q_SQL Q_WORKERS Q_LABEL
+Q_LABEL[floor]="floor: count(line), serial"
+Q_WORKERS[floor]=0
+Q_SQL[floor]="SELECT count(line) FROM access_log"
+Q_LABEL[logp95]="logp95 report, serial"
+Q_WORKERS[logp95]=0
+Q_SQL[logp95]="SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log))"
+Q_LABEL[logp95_par]="logp95 report, 2 workers"
+Q_WORKERS[logp95_par]=2
+Q_SQL[logp95_par]=${Q_SQL[logp95]}
+Q_LABEL[logp95_pairs]="logp95_agg(route, latency) on access_parsed, serial"
+Q_WORKERS[logp95_pairs]=0
+Q_SQL[logp95_pairs]="SELECT * FROM logp95_report((SELECT logp95_agg(route, latency) FROM access_parsed))"
+Q_LABEL[pd_raw]="split_part + percentile_disc, raw lines, serial"
+Q_WORKERS[pd_raw]=0
+Q_SQL[pd_raw]="SELECT split_part(line, ' ', 3) AS route, percentile_disc(0.95) WITHIN GROUP (ORDER BY split_part(line, ' ', 4)::bigint) AS p95 FROM access_log GROUP BY 1"
+Q_LABEL[pd_parsed]="percentile_disc on access_parsed, serial"
+Q_WORKERS[pd_parsed]=0
+Q_SQL[pd_parsed]="SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY latency) AS p95 FROM access_parsed GROUP BY route"
+Q_LABEL[tdigest]="tdigest_percentile(latency, 100, 0.95) on access_parsed, serial"
+Q_WORKERS[tdigest]=0
+Q_SQL[tdigest]="SELECT route, tdigest_percentile(latency, 100, 0.95) AS p95 FROM access_parsed GROUP BY route"
+
+# SET commands that select serial or parallel execution for a query.
+bench_settings() {
+	if [ "$1" = 0 ]; then
+		echo "SET max_parallel_workers_per_gather = 0; RESET parallel_setup_cost; RESET parallel_tuple_cost;"
+	else
+		echo "SET max_parallel_workers_per_gather = $1; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
+	fi
+}
+
+# Start the cluster with the benchmark's settings and print them.
+bench_start() {
+	lp_deps
+	lp_build_install
+	lp_cluster_start "${CONF[@]}"
+	trap bench_cleanup EXIT
+	lp_say "cluster on $PGHOST port $PGPORT"
+	echo "server settings: ${CONF[*]} fsync=off (test/lib/cluster.sh)"
+	lp_psql -At -c "SELECT version()"
+	echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -sr); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "logp95 commit: $(git -C "$LP_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$LP_ROOT" diff --quiet -- src 2>/dev/null || echo ' (src/ has uncommitted changes)')"
+}
+
+# Load N generated lines into access_log and the parsed copy into access_parsed.
+bench_load() {
+	local n=$1 t0 t1
+	t0=$(date +%s.%N)
+	lp_psql <<-EOF
+		DROP TABLE IF EXISTS access_log, access_parsed;
+		CREATE TABLE access_log(line text);
+		INSERT INTO access_log SELECT logp95_generate($n, $ROUTES, $SEED);
+		CREATE TABLE access_parsed(route text, latency bigint);
+		INSERT INTO access_parsed
+			SELECT split_part(line, ' ', 3), split_part(line, ' ', 4)::bigint FROM access_log;
+		VACUUM ANALYZE access_log;
+		VACUUM ANALYZE access_parsed;
+	EOF
+	t1=$(date +%s.%N)
+	lp_psql -At -F ' ' -c "SELECT 'loaded ' || (SELECT count(*) FROM access_log) || ' lines in ' || round(($t1 - $t0)::numeric, 1) || ' s; access_log ' || pg_size_pretty(pg_table_size('access_log')) || ', access_parsed ' || pg_size_pretty(pg_table_size('access_parsed'))"
+}
+
+# ---------------------------------------------------------------------------
+# bench mode
+# ---------------------------------------------------------------------------
+
+# Check that the parallel query really runs Gather -> Partial Aggregate with 2 workers.
+bench_check_parallel_plan() {
+	local plan
+	plan=$(lp_psql -At -c "$(bench_settings 2)" -c "EXPLAIN (COSTS OFF) ${Q_SQL[logp95_par]}")
+	echo "$plan" | sed 's/^/    /'
+	if echo "$plan" | grep -q 'Workers Planned: 2' && echo "$plan" | grep -q 'Partial Aggregate'; then
+		echo "  parallel plan: ok (Gather, Workers Planned: 2, Partial Aggregate)"
+	else
+		echo "  parallel plan: NOT PARALLEL -- the 2-worker figure below is not a parallel run"
+	fi
+}
+
+# Compute the reference per route and every answer once (untimed), then record
+# per query whether it equals the exact value: bench_checks(size, query, verdict).
+bench_correctness() {
+	local n=$1
+	lp_psql <<-EOF
+		$(bench_settings 0)
+		-- reference from the parsed fields, with window functions:
+		-- logp95's rule is 0-based rank min(floor(n*K/100), n-1);
+		-- percentile_disc's is 0-based rank ceil(n*0.95)-1.
+		DROP TABLE IF EXISTS ref;
+		CREATE TABLE ref AS
+		SELECT route, n,
+			min(latency) FILTER (WHERE rn = least((n * 50) / 100, n - 1) + 1) AS p50,
+			min(latency) FILTER (WHERE rn = least((n * 95) / 100, n - 1) + 1) AS p95,
+			min(latency) FILTER (WHERE rn = least((n * 99) / 100, n - 1) + 1) AS p99,
+			max(latency) AS mx,
+			min(latency) FILTER (WHERE rn = (n * 95 + 99) / 100) AS p95_disc
+		FROM (SELECT route, latency,
+				row_number() OVER (PARTITION BY route ORDER BY latency) AS rn,
+				count(*) OVER (PARTITION BY route) AS n
+			FROM access_parsed) x
+		GROUP BY route, n;
+
+		DROP TABLE IF EXISTS res_floor, res_logp95, res_logp95_pairs, res_pd_raw, res_pd_parsed, res_tdigest, res_logp95_par, st_serial, st_par;
+		CREATE TABLE res_floor AS ${Q_SQL[floor]};
+		CREATE TABLE res_logp95 AS ${Q_SQL[logp95]};
+		CREATE TABLE res_logp95_pairs AS ${Q_SQL[logp95_pairs]};
+		CREATE TABLE res_pd_raw AS ${Q_SQL[pd_raw]};
+		CREATE TABLE res_pd_parsed AS ${Q_SQL[pd_parsed]};
+		$([ "$HAVE_TD" = 1 ] && echo "CREATE TABLE res_tdigest AS ${Q_SQL[tdigest]};")
+		CREATE TABLE st_serial AS SELECT logp95_agg(line) AS st FROM access_log;
+		$(bench_settings 2)
+		CREATE TABLE res_logp95_par AS ${Q_SQL[logp95_par]};
+		CREATE TABLE st_par AS SELECT logp95_agg(line) AS st FROM access_log;
+		$(bench_settings 0)
+
+		CREATE TABLE IF NOT EXISTS bench_checks(size bigint, query text, verdict text);
+		INSERT INTO bench_checks
+		SELECT $n, 'floor', CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
+		FROM res_floor;
+		-- logp95: every column of the report against the reference
+		INSERT INTO bench_checks
+		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes: all ' || total || ' routes, p50/p95/p99/max/requests'
+			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ' END
+		FROM (SELECT 'logp95' AS q, count(*) AS total,
+				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
+					IS DISTINCT FROM (f.n, f.p50, f.p95, f.p99, f.mx)) AS bad
+			FROM res_logp95 r FULL JOIN ref f USING (route)
+			UNION ALL
+			SELECT 'logp95_pairs', count(*),
+				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
+					IS DISTINCT FROM (f.n, f.p50, f.p95, f.p99, f.mx))
+			FROM res_logp95_pairs r FULL JOIN ref f USING (route)
+			UNION ALL
+			SELECT 'logp95_par', count(*),
+				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
+					IS DISTINCT FROM (f.n, f.p50, f.p95, f.p99, f.mx))
+			FROM res_logp95_par r FULL JOIN ref f USING (route)) c;
+		UPDATE bench_checks SET verdict = verdict ||
+			CASE WHEN (SELECT st::text FROM st_serial) = (SELECT st::text FROM st_par)
+				THEN '; state = serial state' ELSE '; STATE DIFFERS from serial' END
+		WHERE size = $n AND query = 'logp95_par';
+		-- percentile_disc: against its own rule, and how often that rule differs from logp95's
+		INSERT INTO bench_checks
+		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes (own rule, ' || total || ' routes); '
+			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ from its own rule; ' END
+			|| rule_diff || ' routes differ from logp95 rule'
+		FROM (SELECT 'pd_raw' AS q, count(*) AS total,
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_disc) AS bad,
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95) AS rule_diff
+			FROM res_pd_raw r FULL JOIN ref f USING (route)
+			UNION ALL
+			SELECT 'pd_parsed', count(*),
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_disc),
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95)
+			FROM res_pd_parsed r FULL JOIN ref f USING (route)) c;
+	EOF
+	[ "$HAVE_TD" = 1 ] && lp_psql <<-EOF
+		-- t-digest: an estimate; how many routes differ and the worst relative error
+		INSERT INTO bench_checks
+		SELECT $n, 'tdigest', CASE WHEN bad = 0 THEN 'yes: all ' || total || ' routes'
+			ELSE 'no: ' || bad || ' of ' || total || ' routes differ, worst rel. error '
+				|| round(worst * 100, 2) || '%' END
+		FROM (SELECT count(*) AS total,
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95::float8) AS bad,
+				max(abs(r.p95 - f.p95) / greatest(f.p95, 1))::numeric AS worst
+			FROM res_tdigest r FULL JOIN ref f USING (route)) c;
+	EOF
+	if [ "$n" = "$(bench_largest)" ]; then
+		lp_psql -c "DROP TABLE IF EXISTS bench_state; CREATE TABLE bench_state AS SELECT $n::bigint AS size, st FROM st_serial"
+	fi
+}
+
+# The largest size of the run (state size and memory are measured there).
+bench_largest() { printf '%s\n' $SIZES | sort -n | tail -n 1; }
+
+# Time every query round-robin: one warm-up round, then $RUNS rounds; client
+# side timing (psql \timing) of SELECT count(s.*) FROM (<query>) s in one session.
+bench_time() {
+	local n=$1 r q script=$WORK/time-$1.sql
+	: > "$script"
+	echo '\o /dev/null' >> "$script"
+	for r in $(seq 0 "$RUNS"); do
+		for q in "${Q_NAMES[@]}"; do
+			{
+				echo "\\echo @@ $r $q"
+				bench_settings "${Q_WORKERS[$q]}"
+				echo '\timing on'
+				echo "SELECT count(s.*) FROM (${Q_SQL[$q]}) s;"
+				echo '\timing off'
+			} >> "$script"
+		done
+	done
+	lp_psql -f "$script" > "$WORK/time-$n.out"
+	awk -v n="$n" '/^@@ / {r = $2; q = $3} /^Time: / {print n "\t" q "\t" r "\t" $2}' \
+		"$WORK/time-$n.out" > "$WORK/time-$n.tsv"
+	lp_psql -c "CREATE TABLE IF NOT EXISTS bench_times(size bigint, query text, run int, ms float8)" \
+		-c "\\copy bench_times FROM '$WORK/time-$n.tsv'"
+}
+
+# Print the table of one size.
+bench_table() {
+	local n=$1 q vals=""
+	local i=0
+	for q in "${Q_NAMES[@]}"; do
+		i=$((i + 1))
+		vals="$vals${vals:+, }('$q', '${Q_LABEL[$q]}', $i)"
+	done
+	echo
+	echo "=== $n lines, $ROUTES routes: median of $RUNS runs after 1 warm-up, ms (psql \\timing of SELECT count(s.*) FROM (<query>) s)"
+	lp_psql -P footer=off <<-EOF
+		WITH q(name, label, ord) AS (VALUES $vals),
+		m AS (SELECT query, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med,
+				min(ms) AS lo, max(ms) AS hi, count(*) AS runs
+			FROM bench_times WHERE size = $n AND run > 0 GROUP BY query)
+		SELECT q.label AS query, round(m.med::numeric, 1) AS median_ms,
+			round(m.lo::numeric, 1) || '..' || round(m.hi::numeric, 1) AS range_ms,
+			round((m.med / fl.med)::numeric, 2) AS x_floor,
+			round((pd.med / m.med)::numeric, 1) AS speedup_vs_pd_raw,
+			c.verdict AS exact
+		FROM q JOIN m ON m.query = q.name
+		CROSS JOIN (SELECT med FROM m WHERE query = 'floor') fl
+		CROSS JOIN (SELECT med FROM m WHERE query = 'pd_raw') pd
+		LEFT JOIN bench_checks c ON c.size = $n AND c.query = q.name
+		ORDER BY q.ord;
+	EOF
+}
+
+# Peak memory of a query at the largest size: VmHWM of a fresh backend after
+# the query minus VmHWM after a count(line) scan of the same table (which maps
+# every shared-buffer page of the table into the backend first).
+bench_memory() {
+	local q hwm0 hwm1
+	echo
+	echo "=== peak memory at $(bench_largest) lines: backend VmHWM (/proc/<pg_backend_pid()>/status) growth over a count(line) scan, serial"
+	for q in logp95 logp95_pairs pd_raw pd_parsed $([ "$HAVE_TD" = 1 ] && echo tdigest); do
+		lp_psql -At <<-EOF > "$WORK/mem-$q.out"
+			$(bench_settings 0)
+			SELECT pg_backend_pid() AS pid \gset
+			\setenv LP_PID :pid
+			\o /dev/null
+			SELECT count(line) FROM access_log;
+			SELECT count(s.*) FROM (SELECT count(*) FROM access_parsed) s;
+			\o
+			\! awk '/VmHWM/ {print "hwm0", \$2}' /proc/\$LP_PID/status
+			\o /dev/null
+			SELECT count(s.*) FROM (${Q_SQL[$q]}) s;
+			\o
+			\! awk '/VmHWM/ {print "hwm1", \$2}' /proc/\$LP_PID/status
+		EOF
+		hwm0=$(awk '$1 == "hwm0" {print $2}' "$WORK/mem-$q.out")
+		hwm1=$(awk '$1 == "hwm1" {print $2}' "$WORK/mem-$q.out")
+		printf '  %-62s %8s MB  (VmHWM %d -> %d kB)\n' "${Q_LABEL[$q]}" \
+			"$(bench_div "$((hwm1 - hwm0))" 1024)" "$hwm0" "$hwm1"
+	done
+}
+
+# Print the state size at the largest size and the targets of issue 3.
+bench_targets() {
+	local big small
+	big=$(bench_largest)
+	small=$(printf '%s\n' $SIZES | sort -n | head -n 1)
+	echo
+	echo "=== state at $big lines (stored in a table first)"
+	lp_psql -P footer=off -c "SELECT size AS lines, pg_column_size(st) AS pg_column_size_bytes,
+		octet_length(st::text) AS text_octet_length,
+		(octet_length(st::text) - 2) / 2 AS encoded_bytes FROM bench_state"
+	echo
+	echo "=== targets of issue 3"
+	lp_psql -P footer=off <<-EOF
+		WITH m AS (SELECT size, query, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med
+			FROM bench_times WHERE run > 0 GROUP BY size, query),
+		v(size, query, med) AS (SELECT * FROM m),
+		t(ord, target, value, pass) AS (
+			SELECT 1, 'serial report <= 1.5x floor at 400000',
+				(SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM v a, v b
+					WHERE a.size = 400000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'floor'),
+				(SELECT a.med / b.med <= 1.5 FROM v a, v b
+					WHERE a.size = 400000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'floor')
+			UNION ALL
+			SELECT 2, 'serial report <= 1.5x floor at 4000000',
+				(SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM v a, v b
+					WHERE a.size = 4000000 AND b.size = 4000000 AND a.query = 'logp95' AND b.query = 'floor'),
+				(SELECT a.med / b.med <= 1.5 FROM v a, v b
+					WHERE a.size = 4000000 AND b.size = 4000000 AND a.query = 'logp95' AND b.query = 'floor')
+			UNION ALL
+			SELECT 3, '>= 15x faster than percentile_disc on raw lines at 400000',
+				(SELECT round((b.med / a.med)::numeric, 1) || 'x' FROM v a, v b
+					WHERE a.size = 400000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'pd_raw'),
+				(SELECT b.med / a.med >= 15 FROM v a, v b
+					WHERE a.size = 400000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'pd_raw')
+			UNION ALL
+			SELECT 4, '2 workers >= 1.6x faster than serial at 4000000',
+				(SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM v a, v b
+					WHERE a.size = 4000000 AND b.size = 4000000 AND a.query = 'logp95' AND b.query = 'logp95_par'),
+				(SELECT a.med / b.med >= 1.6 FROM v a, v b
+					WHERE a.size = 4000000 AND b.size = 4000000 AND a.query = 'logp95' AND b.query = 'logp95_par')
+			UNION ALL
+			SELECT 5, 'serial report time 4000000 / 400000 between 8 and 12',
+				(SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM v a, v b
+					WHERE a.size = 4000000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'logp95'),
+				(SELECT a.med / b.med BETWEEN 8 AND 12 FROM v a, v b
+					WHERE a.size = 4000000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'logp95')
+			UNION ALL
+			SELECT 6, 'state pg_column_size at 4000000 < 1 MB',
+				(SELECT pg_column_size(st) || ' bytes' FROM bench_state WHERE size = 4000000),
+				(SELECT pg_column_size(st) < 1048576 FROM bench_state WHERE size = 4000000))
+		SELECT target, coalesce(value, '-') AS value,
+			CASE WHEN pass IS NULL THEN 'n/a (size not run)' WHEN pass THEN 'PASS' ELSE 'MISS' END AS result
+		FROM t ORDER BY ord;
+	EOF
+}
+
+# The timing run: every size, then memory, state size and targets.
+bench_main() {
+	local n
+	echo "logp95 benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'); sizes: $SIZES; runs: $RUNS (+1 warm-up)"
+	bench_start
+	lp_psql -c "CREATE EXTENSION logp95"
+	if ! lp_apt postgresql-$PG_MAJOR-tdigest > "$WORK/ext.err" 2>&1 ||
+		! lp_psql -c "CREATE EXTENSION tdigest" >> "$WORK/ext.err" 2>&1; then
+		cat "$WORK/ext.err"
+		echo "*** t-digest (postgresql-$PG_MAJOR-tdigest) could not be installed or created: t-digest SKIPPED"
+		HAVE_TD=0
+		Q_NAMES=(floor logp95 logp95_par logp95_pairs pd_raw pd_parsed)
+	else
+		echo "t-digest: $(lp_psql -At -c "SELECT 'tdigest ' || extversion FROM pg_extension WHERE extname = 'tdigest'")"
+	fi
+	echo "timing: psql \\timing (client side, one session, result rows not printed) of SELECT count(s.*) FROM (<query>) s;"
+	echo "        count(s.*) keeps every output column (count(*) would let the planner drop the percentile aggregates);"
+	echo "        rounds interleaved round-robin over all queries; 'serial' = max_parallel_workers_per_gather = 0;"
+	echo "        '2 workers' = max_parallel_workers_per_gather = 2, parallel_setup_cost = parallel_tuple_cost = 0"
+	for n in $SIZES; do
+		echo
+		lp_say "size $n: loading"
+		bench_load "$n"
+		bench_check_parallel_plan
+		lp_say "size $n: reference and correctness checks"
+		bench_correctness "$n"
+		lp_say "size $n: timing"
+		bench_time "$n"
+		bench_table "$n"
+	done
+	bench_memory
+	bench_targets
+	echo
+	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other processes on the machine add noise; see range_ms)"
+}
+
+# ---------------------------------------------------------------------------
+# callgrind mode
+# ---------------------------------------------------------------------------
+
+# Run one single-user backend under callgrind; print the Ir total it collected.
+bench_callgrind_run() {
+	local name=$1 sql=$2
+	printf '%s\n' "SELECT logp95_agg(line) IS NOT NULL FROM (SELECT line FROM access_log LIMIT 1) s;" "$sql" \
+		> "$LP_TMP/cg-$name.sql"
+	lp_as_pg valgrind --tool=callgrind --collect-atstart=no --toggle-collect=standard_ExecutorRun \
+		--callgrind-out-file="$LP_TMP/cg-$name.out" \
+		"$PGBIN/postgres" --single -D "$LP_TMP/data" -c shared_buffers=64MB -c max_parallel_workers_per_gather=0 \
+		-c jit=off postgres < "$LP_TMP/cg-$name.sql" > "$WORK/cg-$name.log" 2>&1
+	awk '/^(summary|totals):/ {print $2; exit}' "$LP_TMP/cg-$name.out"
+}
+
+# Instructions per line of the aggregate, and where they go.
+bench_callgrind() {
+	local ir_floor ir_agg ir_pairs
+	echo "logp95 callgrind, $(date -u '+%Y-%m-%d %H:%M UTC'); $CG_LINES lines, $ROUTES routes"
+	bench_start
+	lp_apt valgrind
+	lp_psql -c "CREATE EXTENSION logp95"
+	bench_load "$CG_LINES"
+	lp_psql -c "CHECKPOINT"
+	lp_as_pg "$PGBIN/pg_ctl" -D "$LP_TMP/data" -m fast -w stop >/dev/null
+	echo "single-user postgres under valgrind --tool=callgrind, collecting inside standard_ExecutorRun only;"
+	echo "each run first aggregates 1 line (loads the library and caches), then the measured query"
+	lp_say "callgrind: count(line)"
+	ir_floor=$(bench_callgrind_run floor "SELECT count(line) FROM access_log;")
+	lp_say "callgrind: logp95_agg(line)"
+	ir_agg=$(bench_callgrind_run agg "SELECT logp95_agg(line) IS NOT NULL FROM access_log;")
+	lp_say "callgrind: logp95_agg(route, latency)"
+	ir_pairs=$(bench_callgrind_run pairs "SELECT logp95_agg(route, latency) IS NOT NULL FROM access_parsed;")
+	echo
+	printf '  %-58s %14s %10s\n' "run" "Ir" "Ir/line"
+	printf '  %-58s %14d %10s\n' "SELECT count(line) FROM access_log" "$ir_floor" "$(bench_div "$ir_floor" "$CG_LINES")"
+	printf '  %-58s %14d %10s\n' "SELECT logp95_agg(line) FROM access_log" "$ir_agg" "$(bench_div "$ir_agg" "$CG_LINES")"
+	printf '  %-58s %14d %10s\n' "SELECT logp95_agg(route, latency) FROM access_parsed" "$ir_pairs" "$(bench_div "$ir_pairs" "$CG_LINES")"
+	echo
+	printf '  instructions per line of logp95_agg(line) over count(line): %s\n' "$(bench_div "$((ir_agg - ir_floor))" "$CG_LINES")"
+	printf '  instructions per line of logp95_agg(route, latency) over count(line): %s\n' "$(bench_div "$((ir_pairs - ir_floor))" "$CG_LINES")"
+	printf '  logp95_agg(line) / count(line) in instructions: %sx\n' "$(bench_div "$ir_agg" "$ir_floor" 2)"
+	echo
+	echo "=== top functions by Ir (self), logp95_agg(line) run"
+	echo "    (the Debian postgres binary is stripped: its static functions show as addresses)"
+	callgrind_annotate --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null | sed -n '/^Ir/,$p' | head -n 32
+	echo
+	echo "=== top functions by Ir, inclusive, logp95_agg(line) run"
+	callgrind_annotate --inclusive=yes --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null | sed -n '/^Ir/,$p' | head -n 25
+}
+
+# ---------------------------------------------------------------------------
+# profile mode
+# ---------------------------------------------------------------------------
+
+# perf record -g of the backend during the serial report query.
+bench_profile() {
+	local pid data=$WORK/perf.data i client
+	echo "logp95 profile, $(date -u '+%Y-%m-%d %H:%M UTC'); $PROF_LINES lines, $ROUTES routes"
+	if ! perf record -q -o "$WORK/probe.data" -- true >/dev/null 2>&1; then
+		echo "*** perf record is not permitted here (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)); falling back to callgrind"
+		LP_CALLGRIND_LINES=$CG_LINES bench_callgrind
+		return
+	fi
+	bench_start
+	lp_psql -c "CREATE EXTENSION logp95"
+	bench_load "$PROF_LINES"
+	if perf stat -e cycles true 2>&1 | grep -q 'not supported'; then
+		echo "perf: no hardware counters in this sandbox; sampling the cpu-clock software event"
+	fi
+	# the backend waits 1 s (time to attach), then runs the report 3 times
+	PGAPPNAME=logp95_profile lp_psql -c "SELECT pg_sleep(1)" \
+		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[logp95]}) s" \
+		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[logp95]}) s" \
+		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[logp95]}) s" >/dev/null &
+	client=$!
+	for i in $(seq 1 50); do
+		pid=$(lp_psql -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'logp95_profile'")
+		[ -n "$pid" ] && break
+		sleep 0.1
+	done
+	perf record -e cpu-clock -g -p "$pid" -o "$data" >/dev/null 2>"$WORK/perf.err" || cat "$WORK/perf.err"
+	wait "$client"
+	echo "perf record -e cpu-clock -g -p <backend> during 3 serial runs of: ${Q_SQL[logp95]}"
+	echo "(the Debian postgres binary is stripped: its static functions show as addresses)"
+	echo
+	echo "=== by shared object"
+	perf report -i "$data" --stdio --no-children --sort dso -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 10
+	echo
+	echo "=== top 25: perf report --stdio --no-children"
+	perf report -i "$data" --stdio --no-children --sort dso,symbol -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 25
+	echo
+	echo "=== call chains of the top 5 (caller view, >= 2%)"
+	perf report -i "$data" --stdio --no-children --sort symbol -g caller,2,callee,function,percent 2>/dev/null \
+		| grep -v '^#' | grep -v '^$' | head -n 60
+}
+
+case "$MODE" in
+	bench) bench_main ;;
+	callgrind) bench_callgrind ;;
+	profile) bench_profile ;;
+esac
+echo
+echo "output saved to $LOG"
