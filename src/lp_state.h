@@ -116,4 +116,25 @@ extern uint64_t lp_rank_fraction(uint64_t n, double f);
 /* Hash of a byte string, used for route keys. */
 extern uint64_t lp_hash_bytes(const char *p, size_t n);
 
+/*
+ * Interrupt hook: the loops that can run long (merge, encode, decode,
+ * validate) call it every LP_CHECK_EVERY steps.  The PostgreSQL glue sets it
+ * to a function that runs CHECK_FOR_INTERRUPTS(), which may not return
+ * (statement_timeout, a cancel request); it is only called where the state
+ * is consistent, and temporary memory of the interrupted call stays in the
+ * caller's memory context, which PostgreSQL resets.  NULL, the default, in
+ * unit tests and fuzzers.
+ */
+extern void (*lp_interrupt_hook) (void);
+
+/* Steps between two calls of lp_interrupt_hook (a power of two). */
+#define LP_CHECK_EVERY 4096
+
+/* Count one step on `counter` (a uint32_t) and call the hook every LP_CHECK_EVERY. */
+#define LP_CHECK_INTERRUPTS(counter) \
+	do { \
+		if ((++(counter) & (LP_CHECK_EVERY - 1)) == 0 && lp_interrupt_hook) \
+			lp_interrupt_hook(); \
+	} while (0)
+
 #endif							/* LP_STATE_H */
