@@ -43,9 +43,21 @@ static const uint8 empty_state[3] = {LP_CODEC_VERSION, 0, 0};
 
 void		_PG_init(void);
 
+/*
+ * lp_interrupt_hook of the plain C units: lets statement_timeout and cancel
+ * requests stop their long loops (merge, encode, decode).
+ */
+static void
+logp95_interrupt_hook(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+/* Module load: register settings and the interrupt hook. */
 void
 _PG_init(void)
 {
+	lp_interrupt_hook = logp95_interrupt_hook;
 	DefineCustomEnumVariable("logp95.on_malformed",
 							 "What logp95_agg does with a malformed log line.",
 							 "\"error\" raises an error; \"skip\" counts the line (see logp95_malformed) and goes on.",
@@ -153,6 +165,7 @@ logp95_check_encoded(const uint8 *buf, size_t len)
 		return "The header is invalid.";
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (!pg_verifymbstr(rv.key, (int) rv.keylen, true))
 			return "A route is not valid in the database encoding.";
 	}
