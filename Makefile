@@ -3,16 +3,19 @@
 MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
+	src/logp95_formats.o \
 	src/lp_codec.o \
+	src/lp_formats.o \
 	src/lp_gen.o \
 	src/lp_parse.o \
-	src/lp_state.o
+	src/lp_state.o \
+	src/lp_ts.o
 
 EXTENSION = logp95
 DATA = logp95--1.0.sql
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference time_window formats
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

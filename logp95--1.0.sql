@@ -116,12 +116,20 @@ COMMENT ON AGGREGATE logp95_merge(logp95_state) IS
 -- ---------------------------------------------------------------------
 -- Reading a state.
 -- ---------------------------------------------------------------------
+-- Planner support of the report functions: a constant state's row estimate
+-- is its exact route count; otherwise the ROWS figure below is used.
+CREATE FUNCTION logp95_report_support(internal) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_report_support(internal) IS
+'planner support of logp95_report and logp95_report_rows: exact row estimate for a constant state';
+
 CREATE FUNCTION logp95_report_rows(state logp95_state,
 	OUT route text, OUT requests bigint, OUT p50_ms bigint,
 	OUT p95_ms bigint, OUT p99_ms bigint, OUT max_ms bigint)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
-ROWS 300;
+ROWS 300 SUPPORT logp95_report_support;
 
 COMMENT ON FUNCTION logp95_report_rows(logp95_state) IS
 'one row per route of a state, in byte order of the route; used by logp95_report';
@@ -133,6 +141,7 @@ CREATE FUNCTION logp95_report(state logp95_state)
 RETURNS TABLE(route text, requests bigint, p50_ms bigint,
 	p95_ms bigint, p99_ms bigint, max_ms bigint)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+ROWS 300 SUPPORT logp95_report_support
 AS $$
 	SELECT r.route, r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms
 	FROM @extschema@.logp95_report_rows(state) AS r
@@ -162,3 +171,39 @@ ROWS 1000;
 
 COMMENT ON FUNCTION logp95_generate(bigint, int, bigint) IS
 'deterministic sample access-log lines: ascending timestamps, long-tailed latencies';
+
+-- ---------------------------------------------------------------------
+-- Time windows and log formats (src/logp95_formats.c).
+-- ---------------------------------------------------------------------
+CREATE FUNCTION logp95_line_ts(line text) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'logp95_line_ts' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_line_ts(text) IS
+'timestamp of a default-format line: its first field, ISO 8601 YYYY-MM-DDTHH:MM:SS[.fraction][Z|+HH:MM]; an offset is converted to UTC';
+
+CREATE FUNCTION logp95_line_ts(line text, format text) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'logp95_line_ts_format' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_line_ts(text, text) IS
+'timestamp of a line in a named format (default, combined, combined_query, combined_us, combined_us_query), converted to UTC';
+
+CREATE FUNCTION logp95_agg_format_trans(internal, text, text) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_agg_format_trans(internal, text, text) IS
+'transition function of logp95_agg(text, text): parse a line of the named format, count its latency';
+
+CREATE AGGREGATE logp95_agg(line text, format text) (
+	SFUNC = logp95_agg_format_trans,
+	STYPE = internal,
+	SSPACE = 65536,
+	FINALFUNC = logp95_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = logp95_combine,
+	SERIALFUNC = logp95_serialize,
+	DESERIALFUNC = logp95_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE logp95_agg(text, text) IS
+'exact per-route latency histograms from raw lines of a named format: default, combined (nginx/Apache + request time in seconds), combined_query, combined_us (Apache %D microseconds), combined_us_query';

@@ -12,6 +12,7 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
+#include "logp95.h"
 #include "lp_codec.h"
 #include "lp_gen.h"
 #include "lp_parse.h"
@@ -86,7 +87,7 @@ logp95_mcxt_free(void *ctx, void *ptr)
 }
 
 /* An allocator that draws from memory context `cxt`. */
-static lp_allocator
+lp_allocator
 logp95_allocator(MemoryContext cxt)
 {
 	lp_allocator a;
@@ -98,7 +99,7 @@ logp95_allocator(MemoryContext cxt)
 }
 
 /* Turn a failure code of the plain C units into an ERROR. */
-static void
+void
 logp95_check(int rc)
 {
 	switch (rc)
@@ -130,7 +131,7 @@ logp95_check(int rc)
 }
 
 /* The aggregate's state, created on first use in the aggregate context. */
-static lp_state *
+lp_state *
 logp95_state_get(FunctionCallInfo fcinfo, const char *fname)
 {
 	MemoryContext aggcxt;
@@ -275,7 +276,7 @@ logp95_state_send(PG_FUNCTION_ARGS)
 /* ---------- aggregates ---------- */
 
 /* A copy of at most LOGP95_QUOTE_MAX bytes of s, cut on a character boundary. */
-static char *
+char *
 logp95_quote(const char *s, size_t len)
 {
 	int			cut = pg_mbcliplen(s, (int) len, LOGP95_QUOTE_MAX);
@@ -285,16 +286,27 @@ logp95_quote(const char *s, size_t len)
 	return pnstrdup(s, len);
 }
 
+/*
+ * logp95.on_malformed for every format: in skip mode count one malformed
+ * line into st and return true; in error mode return false (the caller
+ * raises the error that describes the line).
+ */
+bool
+logp95_skip_malformed(lp_state *st)
+{
+	if (logp95_on_malformed != LOGP95_MALFORMED_SKIP)
+		return false;
+	logp95_check(lp_state_add_malformed(st, 1));
+	return true;
+}
+
 /* Count a malformed line, or raise the error that describes it. */
 static void
 logp95_malformed_line(lp_state *st, lp_parse_status ps, const lp_line *pl,
 					  const char *line, size_t len)
 {
-	if (logp95_on_malformed == LOGP95_MALFORMED_SKIP)
-	{
-		logp95_check(lp_state_add_malformed(st, 1));
+	if (logp95_skip_malformed(st))
 		return;
-	}
 	if (ps == LP_PARSE_TOO_FEW_FIELDS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

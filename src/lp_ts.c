@@ -1,0 +1,293 @@
+/* src/lp_ts.c -- timestamps of access-log lines (plain C, no PostgreSQL headers) */
+#include "lp_ts.h"
+
+/* A field separator: space or tab. */
+#define LP_IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+
+/* Largest UTC offset accepted, in hours (PostgreSQL's own limit). */
+#define LP_TS_MAX_OFFSET_HOUR 15
+
+/* A cursor over the bytes of one timestamp. */
+typedef struct lp_cur
+{
+	const char *p;				/* next unread byte */
+	const char *end;			/* one past the last byte */
+} lp_cur;
+
+/*
+ * Read exactly n ASCII digits as a number; false when fewer than n digits
+ * are there.
+ */
+static int
+lp_digits(lp_cur *c, int n, int *out)
+{
+	int			v = 0;
+	int			i;
+
+	if (c->end - c->p < n)
+		return 0;
+	for (i = 0; i < n; i++)
+	{
+		unsigned	d = (unsigned char) c->p[i] - '0';
+
+		if (d > 9)
+			return 0;
+		v = v * 10 + (int) d;
+	}
+	c->p += n;
+	*out = v;
+	return 1;
+}
+
+/* Consume byte ch if it is next; false otherwise. */
+static int
+lp_expect(lp_cur *c, char ch)
+{
+	if (c->p < c->end && *c->p == ch)
+	{
+		c->p++;
+		return 1;
+	}
+	return 0;
+}
+
+/* Record an error in out and return its status. */
+static lp_ts_status
+lp_fail(lp_ts *out, lp_ts_status st, lp_ts_field f)
+{
+	out->field = f;
+	return st;
+}
+
+int
+lp_ts_days_in_month(int year, int month)
+{
+	static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+	if (month < 1 || month > 12)
+		return 0;
+	if (month == 2 && year % 4 == 0 && (year % 100 != 0 || year % 400 == 0))
+		return 29;
+	return days[month - 1];
+}
+
+/* Range-check the calendar and clock fields of a parsed timestamp. */
+static lp_ts_status
+lp_check_ranges(lp_ts *out)
+{
+	if (out->year < 1)
+		return lp_fail(out, LP_TS_RANGE, LP_TS_F_YEAR);
+	if (out->month < 1 || out->month > 12)
+		return lp_fail(out, LP_TS_RANGE, LP_TS_F_MONTH);
+	if (out->day < 1 || out->day > lp_ts_days_in_month(out->year, out->month))
+		return lp_fail(out, LP_TS_RANGE, LP_TS_F_DAY);
+	if (out->hour > 23)
+		return lp_fail(out, LP_TS_RANGE, LP_TS_F_HOUR);
+	if (out->minute > 59)
+		return lp_fail(out, LP_TS_RANGE, LP_TS_F_MINUTE);
+	if (out->second > 59)
+		return lp_fail(out, LP_TS_RANGE, LP_TS_F_SECOND);
+	return LP_TS_OK;
+}
+
+/*
+ * Read a UTC offset "+HH:MM", "+HHMM" or "+HH" (or with '-') at the cursor
+ * into out->offset_sec.  The sign must be next.
+ */
+static lp_ts_status
+lp_offset(lp_cur *c, lp_ts *out)
+{
+	int			sign;
+	int			hh;
+	int			mm = 0;
+
+	if (lp_expect(c, '+'))
+		sign = 1;
+	else if (lp_expect(c, '-'))
+		sign = -1;
+	else
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+	if (!lp_digits(c, 2, &hh))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+	if (c->p < c->end)
+	{
+		lp_expect(c, ':');
+		if (!lp_digits(c, 2, &mm))
+			return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+	}
+	if (hh > LP_TS_MAX_OFFSET_HOUR || mm > 59)
+		return lp_fail(out, LP_TS_RANGE, LP_TS_F_OFFSET);
+	out->offset_sec = sign * (hh * 3600 + mm * 60);
+	return LP_TS_OK;
+}
+
+/* Set the fields every parse starts from. */
+static void
+lp_ts_reset(lp_ts *out, const char *s, size_t len)
+{
+	out->year = out->month = out->day = 0;
+	out->hour = out->minute = out->second = 0;
+	out->usec = 0;
+	out->offset_sec = 0;
+	out->field = LP_TS_F_NONE;
+	out->text = s;
+	out->text_len = len;
+}
+
+lp_ts_status
+lp_ts_parse_iso(const char *s, size_t len, lp_ts *out)
+{
+	lp_cur		c;
+	lp_ts_status st;
+
+	lp_ts_reset(out, s, len);
+	c.p = s;
+	c.end = s + len;
+	if (len == 0)
+		return lp_fail(out, LP_TS_MISSING, LP_TS_F_NONE);
+	if (!lp_digits(&c, 4, &out->year))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_YEAR);
+	if (!lp_expect(&c, '-') || !lp_digits(&c, 2, &out->month))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MONTH);
+	if (!lp_expect(&c, '-') || !lp_digits(&c, 2, &out->day))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_DAY);
+	if (!lp_expect(&c, 'T') || !lp_digits(&c, 2, &out->hour))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_HOUR);
+	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->minute))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MINUTE);
+	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->second))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_SECOND);
+	if (lp_expect(&c, '.'))
+	{
+		int			ndig = 0;
+
+		/* six digits are kept; the seventh rounds half up; later ones are read and dropped */
+		while (c.p < c.end && (unsigned) ((unsigned char) *c.p - '0') <= 9)
+		{
+			int			d = *c.p - '0';
+
+			if (ndig < 6)
+				out->usec = out->usec * 10 + d;
+			else if (ndig == 6 && d >= 5)
+				out->usec++;
+			ndig++;
+			c.p++;
+		}
+		if (ndig == 0)
+			return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_FRACTION);
+		for (; ndig < 6; ndig++)
+			out->usec *= 10;
+	}
+	if (c.p < c.end)
+	{
+		if (*c.p == 'Z')
+			c.p++;
+		else if (*c.p == '+' || *c.p == '-')
+		{
+			st = lp_offset(&c, out);
+			if (st != LP_TS_OK)
+				return st;
+		}
+		if (c.p < c.end)
+			return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_END);
+	}
+	return lp_check_ranges(out);
+}
+
+lp_ts_status
+lp_ts_parse_iso_field(const char *line, size_t len, lp_ts *out)
+{
+	const char *p = line;
+	const char *end = line + len;
+	const char *start;
+
+	if (len > 0 && end[-1] == '\r')
+		end--;
+	while (p < end && LP_IS_BLANK(*p))
+		p++;
+	start = p;
+	while (p < end && !LP_IS_BLANK(*p))
+		p++;
+	return lp_ts_parse_iso(start, (size_t) (p - start), out);
+}
+
+/* Month number 1 .. 12 of a three-letter English abbreviation, any case; 0 if none. */
+static int
+lp_month_abbrev(const char *s)
+{
+	static const char names[] = "janfebmaraprmayjunjulaugsepoctnovdec";
+	char		a = (char) (s[0] | 0x20);
+	char		b = (char) (s[1] | 0x20);
+	char		c = (char) (s[2] | 0x20);
+	int			i;
+
+	for (i = 0; i < 12; i++)
+	{
+		if (names[3 * i] == a && names[3 * i + 1] == b && names[3 * i + 2] == c)
+			return i + 1;
+	}
+	return 0;
+}
+
+lp_ts_status
+lp_ts_parse_clf(const char *s, size_t len, lp_ts *out)
+{
+	lp_cur		c;
+	lp_ts_status st;
+
+	lp_ts_reset(out, s, len);
+	c.p = s;
+	c.end = s + len;
+	if (len == 0)
+		return lp_fail(out, LP_TS_MISSING, LP_TS_F_NONE);
+	if (!lp_digits(&c, 2, &out->day))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_DAY);
+	if (!lp_expect(&c, '/') || c.end - c.p < 3 || (out->month = lp_month_abbrev(c.p)) == 0)
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MONTH);
+	c.p += 3;
+	if (!lp_expect(&c, '/') || !lp_digits(&c, 4, &out->year))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_YEAR);
+	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->hour))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_HOUR);
+	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->minute))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MINUTE);
+	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->second))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_SECOND);
+	if (!lp_expect(&c, ' '))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+	st = lp_offset(&c, out);
+	if (st != LP_TS_OK)
+		return st;
+	if (c.p < c.end)
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_END);
+	return lp_check_ranges(out);
+}
+
+const char *
+lp_ts_field_name(lp_ts_field f)
+{
+	switch (f)
+	{
+		case LP_TS_F_NONE:
+			return "timestamp";
+		case LP_TS_F_YEAR:
+			return "year";
+		case LP_TS_F_MONTH:
+			return "month";
+		case LP_TS_F_DAY:
+			return "day";
+		case LP_TS_F_HOUR:
+			return "hour";
+		case LP_TS_F_MINUTE:
+			return "minute";
+		case LP_TS_F_SECOND:
+			return "second";
+		case LP_TS_F_FRACTION:
+			return "fraction of a second";
+		case LP_TS_F_OFFSET:
+			return "UTC offset";
+		case LP_TS_F_END:
+			return "end";
+	}
+	return "timestamp";
+}
