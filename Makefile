@@ -4,6 +4,7 @@ MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
 	src/logp95_formats.o \
+	src/logp95_merge.o \
 	src/lp_codec.o \
 	src/lp_formats.o \
 	src/lp_gen.o \
@@ -15,7 +16,7 @@ EXTENSION = logp95
 DATA = logp95--1.0.sql
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference time_window formats
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -47,9 +47,6 @@ AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
 CREATE FUNCTION logp95_agg_pair_trans(internal, text, bigint) RETURNS internal
 AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
 
-CREATE FUNCTION logp95_merge_trans(internal, logp95_state) RETURNS internal
-AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
 CREATE FUNCTION logp95_combine(internal, internal) RETURNS internal
 AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
@@ -64,7 +61,6 @@ AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION logp95_agg_line_trans(internal, text) IS 'transition function of logp95_agg(text): parse a line, count its latency';
 COMMENT ON FUNCTION logp95_agg_pair_trans(internal, text, bigint) IS 'transition function of logp95_agg(text, bigint)';
-COMMENT ON FUNCTION logp95_merge_trans(internal, logp95_state) IS 'transition function of logp95_merge: exact union of states';
 COMMENT ON FUNCTION logp95_combine(internal, internal) IS 'combine function of the logp95 aggregates (parallel and partial aggregation)';
 COMMENT ON FUNCTION logp95_serialize(internal) IS 'serialize function of the logp95 aggregates';
 COMMENT ON FUNCTION logp95_deserialize(bytea, internal) IS 'deserialize function of the logp95 aggregates';
@@ -94,15 +90,22 @@ CREATE AGGREGATE logp95_agg(route text, latency_ms bigint) (
 	PARALLEL = SAFE
 );
 
+-- logp95_merge keeps a real transition type (logp95_state, held as an
+-- expanded object while it runs, src/logp95_merge.c) and a combine function,
+-- so Citus can distribute it and parallel query needs no serialization.
+-- INITCOND is the empty state: no rows or only NULLs give an empty state.
+CREATE FUNCTION logp95_merge_combine(logp95_state, logp95_state) RETURNS logp95_state
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_merge_combine(logp95_state, logp95_state) IS
+'exact union of two states; transition and combine function of logp95_merge';
+
 CREATE AGGREGATE logp95_merge(logp95_state) (
-	SFUNC = logp95_merge_trans,
-	STYPE = internal,
+	SFUNC = logp95_merge_combine,
+	STYPE = logp95_state,
 	SSPACE = 65536,
-	FINALFUNC = logp95_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = logp95_combine,
-	SERIALFUNC = logp95_serialize,
-	DESERIALFUNC = logp95_deserialize,
+	INITCOND = '\x010000',
+	COMBINEFUNC = logp95_merge_combine,
 	PARALLEL = SAFE
 );
 
