@@ -1,4 +1,7 @@
 -- sql/line_format.sql -- blanks, CRLF, extra fields, UTF-8 and odd routes
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 CREATE TABLE fmt(line text);
 INSERT INTO fmt VALUES
  (E'2026-11-07T00:00:00\tGET\t/tabs\t11'),                 -- tabs

@@ -1,5 +1,8 @@
 -- sql/malformed.sql -- bad lines: ERROR 22P02 by default, counted in skip mode
-\set VERBOSITY verbose
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
+\set VERBOSITY default
 SELECT logp95_agg(l) FROM (VALUES ('2026-11-07T00:00:00 GET /a')) v(l);
 SELECT logp95_agg(l) FROM (VALUES ('')) v(l);
 SELECT logp95_agg(l) FROM (VALUES ('2026-11-07T00:00:00 GET /a 12ms')) v(l);
@@ -20,6 +23,9 @@ SELECT logp95_agg(l) FROM (VALUES ('2026-11-07T00:00:00 GET /a 1'), ('oops'), ('
 SELECT logp95_agg(r, ms) FROM (VALUES ('/a', 5::bigint), ('/a', -1)) v(r, ms);
 \set VERBOSITY sqlstate
 SELECT logp95_agg(l) FROM (VALUES ('a b c d')) v(l);
+SELECT logp95_agg(l) FROM (VALUES ('a b c')) v(l);
+SELECT logp95_agg(l) FROM (VALUES ('a b c 12ms')) v(l);
+SELECT logp95_agg(l) FROM (VALUES ('a b c 9223372036854775808')) v(l);
 SELECT logp95_agg(r, ms) FROM (VALUES ('/a', -1::bigint)) v(r, ms);
 \set VERBOSITY default
 

@@ -1,4 +1,7 @@
 -- sql/merge.sql -- merging parts gives exactly the aggregate of the whole
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 CREATE TABLE merge_log(id bigserial, line text);
 INSERT INTO merge_log(line) SELECT l FROM logp95_generate(30000, 50, 11) l;
 CREATE TABLE whole AS SELECT logp95_agg(line) AS s FROM merge_log;

@@ -1,4 +1,7 @@
 -- sql/nulls_empty.sql -- NULL inputs are ignored; no rows gives an empty state
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 CREATE TABLE empty_log(line text);
 -- no rows: an empty state (not NULL), which reports no rows
 SELECT logp95_agg(line) AS state, logp95_agg(line) IS NULL AS is_null FROM empty_log;

@@ -1,4 +1,7 @@
 -- sql/parallel.sql -- a forced parallel plan gives exactly the serial result
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 CREATE TABLE par_log(line text);
 INSERT INTO par_log SELECT l FROM logp95_generate(60000, 100, 21) l;
 ANALYZE par_log;

@@ -1,4 +1,7 @@
 -- sql/percentile_rule.sql -- pK is the value at 0-based rank min(floor(n*K/100), n-1)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 CREATE TABLE lat(route text, ms bigint);
 
 -- n = 1: every percentile is the one value

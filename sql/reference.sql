@@ -1,4 +1,7 @@
 -- sql/reference.sql -- the report equals a plain-SQL reference on generated data
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 CREATE TABLE ref_log(line text);
 INSERT INTO ref_log SELECT l FROM logp95_generate(100000, 300, 42) l;
 

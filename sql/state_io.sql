@@ -1,4 +1,7 @@
 -- sql/state_io.sql -- text and binary forms of logp95_state; corrupt input is refused
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 CREATE TABLE io_log(line text);
 INSERT INTO io_log SELECT l FROM logp95_generate(5000, 40, 7) l;
 CREATE TABLE states(id int, s logp95_state);
