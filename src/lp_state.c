@@ -26,34 +26,6 @@ lp_hash_value(int64_t v)
 	return (uint32_t) (((uint64_t) v * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
 }
 
-/* A 64-bit multiply-xorshift hash over 8-byte words. */
-uint64_t
-lp_hash_bytes(const char *p, size_t n)
-{
-	uint64_t	h = UINT64_C(0x9E3779B97F4A7C15) ^ ((uint64_t) n * UINT64_C(0xff51afd7ed558ccd));
-
-	while (n >= 8)
-	{
-		uint64_t	w;
-
-		memcpy(&w, p, 8);
-		h = (h ^ w) * UINT64_C(0xbf58476d1ce4e5b9);
-		h ^= h >> 31;
-		p += 8;
-		n -= 8;
-	}
-	if (n > 0)
-	{
-		uint64_t	w = 0;
-
-		memcpy(&w, p, n);
-		h = (h ^ w) * UINT64_C(0x94d049bb133111eb);
-		h ^= h >> 29;
-	}
-	h *= UINT64_C(0xbf58476d1ce4e5b9);
-	return h ^ (h >> 32);
-}
-
 int
 lp_key_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -184,7 +156,6 @@ lp_routes_grow(lp_state *st)
 	st->alloc.free(st->alloc.ctx, st->routes);
 	st->routes = nr;
 	st->mask = newcap - 1;
-	st->last = NULL;
 	return LP_OK;
 }
 
@@ -215,14 +186,6 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 	lp_hist		hist;
 	int			rc;
 
-	/* logs often repeat a route on consecutive lines */
-	r = st->last;
-	if (r && r->keylen == keylen && memcmp(r->key, key, keylen) == 0)
-	{
-		*out = r;
-		return LP_OK;
-	}
-
 	h = lp_hash_bytes(key, keylen);
 	i = (uint32_t) h & st->mask;
 	for (;;)
@@ -232,7 +195,6 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 			break;
 		if (r->hash == h && r->keylen == keylen && memcmp(r->key, key, keylen) == 0)
 		{
-			st->last = r;
 			*out = r;
 			return LP_OK;
 		}
@@ -269,7 +231,6 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 	r->keylen = keylen;
 	r->hist = hist;
 	st->nroutes++;
-	st->last = r;
 	*out = r;
 	return LP_OK;
 }

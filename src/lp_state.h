@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lp_hash.h"
+
 /* Result codes shared by the plain C units; 0 is success. */
 #define LP_OK			0
 #define LP_ENOMEM		(-1)	/* the allocator returned NULL */
@@ -66,7 +68,6 @@ typedef struct lp_state
 	uint32_t	nroutes;		/* routes stored */
 	uint64_t	malformed;		/* lines skipped as malformed */
 	lp_block   *blocks;			/* arena for route keys */
-	lp_route   *last;			/* route of the previous add, a cheap cache */
 } lp_state;
 
 /* Create an empty state; NULL when memory runs out. */
@@ -113,8 +114,6 @@ extern uint64_t lp_rank_pct(uint64_t n, unsigned k);
 /* 0-based index of fraction f in [0,1] of n values: min(floor(n*f), n-1). */
 extern uint64_t lp_rank_fraction(uint64_t n, double f);
 
-/* Hash of a byte string, used for route keys. */
-extern uint64_t lp_hash_bytes(const char *p, size_t n);
 
 /*
  * Interrupt hook: the loops that can run long (merge, encode, decode,
