@@ -410,6 +410,27 @@ bench_main() {
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other processes on the machine add noise; see range_ms)"
 }
 
+# The Debian postgres binary is stripped: its static functions appear as raw
+# addresses.  Copy stdin to stdout, naming after each such address the nearest
+# exported symbol below it (the static function sits after it in the source).
+bench_name_addrs() {
+	local in=$WORK/annot.in addrs
+	cat > "$in"
+	addrs=$(grep -oE '0x[0-9a-f]{6,16}' "$in" | sort -u || true)
+	if [ -z "$addrs" ]; then
+		cat "$in"
+		return
+	fi
+	{
+		nm -D --defined-only "$PGBIN/postgres" 2>/dev/null | awk 'NF == 3 {print $1, $3}'
+		for a in $addrs; do
+			printf '%016x ~%s\n' "$((a))" "$a"
+		done
+	} | LC_ALL=C sort | awk '$2 !~ /^~/ {sym = $2} $2 ~ /^~/ {print "/postgres/s/" substr($2, 2) "/" substr($2, 2) " (static, after " sym ")/"}' \
+		> "$WORK/annot.sed"
+	sed -f "$WORK/annot.sed" "$in"
+}
+
 # ---------------------------------------------------------------------------
 # callgrind mode
 # ---------------------------------------------------------------------------
@@ -426,9 +447,15 @@ bench_callgrind_run() {
 	awk '/^(summary|totals):/ {print $2; exit}' "$LP_TMP/cg-$name.out"
 }
 
+# Inclusive Ir of one function in a callgrind run (0 when absent).
+bench_callgrind_fn() {
+	{ callgrind_annotate --inclusive=yes --threshold=100 "$LP_TMP/cg-$1.out" 2>/dev/null || true; } |
+		awk -v f=":$2 [" 'index($0, f) {gsub(",", "", $1); print $1; found = 1; exit} END {if (!found) print 0}'
+}
+
 # Instructions per line of the aggregate, and where they go.
 bench_callgrind() {
-	local ir_floor ir_agg ir_pairs
+	local ir_floor ir_agg ir_pairs fin_agg fin_pairs
 	echo "logp95 callgrind, $(date -u '+%Y-%m-%d %H:%M UTC'); $CG_LINES lines, $ROUTES routes"
 	bench_start
 	lp_apt valgrind
@@ -449,17 +476,28 @@ bench_callgrind() {
 	printf '  %-58s %14d %10s\n' "SELECT count(line) FROM access_log" "$ir_floor" "$(bench_div "$ir_floor" "$CG_LINES")"
 	printf '  %-58s %14d %10s\n' "SELECT logp95_agg(line) FROM access_log" "$ir_agg" "$(bench_div "$ir_agg" "$CG_LINES")"
 	printf '  %-58s %14d %10s\n' "SELECT logp95_agg(route, latency) FROM access_parsed" "$ir_pairs" "$(bench_div "$ir_pairs" "$CG_LINES")"
+	fin_agg=$(bench_callgrind_fn agg logp95_final)
+	fin_pairs=$(bench_callgrind_fn pairs logp95_final)
 	echo
 	printf '  instructions per line of logp95_agg(line) over count(line): %s\n' "$(bench_div "$((ir_agg - ir_floor))" "$CG_LINES")"
-	printf '  instructions per line of logp95_agg(route, latency) over count(line): %s\n' "$(bench_div "$((ir_pairs - ir_floor))" "$CG_LINES")"
-	printf '  logp95_agg(line) / count(line) in instructions: %sx\n' "$(bench_div "$ir_agg" "$ir_floor" 2)"
+	printf '    of which the final function (sort + encode the state once, %d Ir): %s per line at %d lines\n' \
+		"$fin_agg" "$(bench_div "$fin_agg" "$CG_LINES")" "$CG_LINES"
+	printf '    transition only (without logp95_final): %s per line\n' "$(bench_div "$((ir_agg - fin_agg - ir_floor))" "$CG_LINES")"
+	printf '  instructions per line of logp95_agg(route, latency) on access_parsed over count(line) on access_log: %s\n' \
+		"$(bench_div "$((ir_pairs - ir_floor))" "$CG_LINES")"
+	printf '    transition only (without logp95_final, %d Ir): %s per line\n' "$fin_pairs" \
+		"$(bench_div "$((ir_pairs - fin_pairs - ir_floor))" "$CG_LINES")"
+	printf '  logp95_agg(line) / count(line) in instructions: %sx (without the final function: %sx)\n' \
+		"$(bench_div "$ir_agg" "$ir_floor" 2)" "$(bench_div "$((ir_agg - fin_agg))" "$ir_floor" 2)"
 	echo
 	echo "=== top functions by Ir (self), logp95_agg(line) run"
 	echo "    (the Debian postgres binary is stripped: its static functions show as addresses)"
-	callgrind_annotate --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null | sed -n '/^Ir/,$p' | head -n 32
+	{ callgrind_annotate --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null || true; } |
+		sed -n '/^Ir  *file:function/,$p' | sed -n '3,30p' | bench_name_addrs
 	echo
 	echo "=== top functions by Ir, inclusive, logp95_agg(line) run"
-	callgrind_annotate --inclusive=yes --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null | sed -n '/^Ir/,$p' | head -n 25
+	{ callgrind_annotate --inclusive=yes --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null || true; } |
+		sed -n '/^Ir  *file:function/,$p' | sed -n '3,22p' | bench_name_addrs
 }
 
 # ---------------------------------------------------------------------------
@@ -498,14 +536,16 @@ bench_profile() {
 	echo "(the Debian postgres binary is stripped: its static functions show as addresses)"
 	echo
 	echo "=== by shared object"
-	perf report -i "$data" --stdio --no-children --sort dso -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 10
+	{ perf report -i "$data" --stdio --no-children --sort dso -g none 2>/dev/null || true; } |
+		grep -v -e '^#' -e '^$' | sed -n '1,8p'
 	echo
 	echo "=== top 25: perf report --stdio --no-children"
-	perf report -i "$data" --stdio --no-children --sort dso,symbol -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 25
+	{ perf report -i "$data" --stdio --no-children --sort dso,symbol -g none 2>/dev/null || true; } |
+		grep -v -e '^#' -e '^$' | sed -E 's/[[:space:]]+-[[:space:]]+-[[:space:]]*$//' | sed -n '1,25p' | bench_name_addrs
 	echo
-	echo "=== call chains of the top 5 (caller view, >= 2%)"
-	perf report -i "$data" --stdio --no-children --sort symbol -g caller,2,callee,function,percent 2>/dev/null \
-		| grep -v '^#' | grep -v '^$' | head -n 60
+	echo "=== call chains (entries >= 3%, chains >= 1%; postgres is built without frame pointers, so chains through it are partial)"
+	{ perf report -i "$data" --stdio --no-children --sort dso,symbol --percent-limit 3 -g caller,1,callee 2>/dev/null || true; } |
+		grep -v -e '^#' -e '^$' | sed -E 's/[[:space:]]+-[[:space:]]+-[[:space:]]*$//' | sed -n '1,80p' | bench_name_addrs
 }
 
 case "$MODE" in
