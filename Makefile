@@ -16,7 +16,7 @@ EXTENSION = logp95
 DATA = logp95--1.0.sql
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats file_fdw
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -1,0 +1,77 @@
+-- sql/file_fdw.sql -- reading a log file in place with file_fdw, and loading it with \copy, every byte kept
+CREATE EXTENSION IF NOT EXISTS logp95;
+CREATE EXTENSION IF NOT EXISTS file_fdw;
+
+-- test/data/access_bytes.log holds backslashes (\b, \N, \., \t, \\, \x22),
+-- real tabs, double and single quotes, commas and UTF-8; the server reads it
+-- as the postgres OS user
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set logfile :abs_srcdir '/test/data/access_bytes.log'
+
+-- CSV mode interprets no backslash; \x01 as delimiter and \x02 as quote never
+-- occur in nginx or Apache logs (both escape control bytes as \xHH)
+CREATE SERVER logfiles FOREIGN DATA WRAPPER file_fdw;
+CREATE FOREIGN TABLE access_log_file (line text)
+	SERVER logfiles
+	OPTIONS (filename :'logfile', format 'csv', delimiter E'\x01', quote E'\x02');
+
+-- every byte: the lines joined with newlines are the file, byte for byte
+SELECT count(*) AS lines,
+       md5(string_agg(line, E'\n') || E'\n') = md5(pg_read_file(:'logfile')) AS same_bytes,
+       sum(octet_length(line) + 1) = octet_length(pg_read_binary_file(:'logfile')) AS same_length
+FROM access_log_file;
+-- and line by line against the file split on newlines
+SELECT count(*) AS differing_lines FROM (
+	(SELECT line FROM access_log_file
+	 EXCEPT ALL
+	 SELECT l FROM regexp_split_to_table(rtrim(pg_read_file(:'logfile'), E'\n'), E'\n') l)
+	UNION ALL
+	(SELECT l FROM regexp_split_to_table(rtrim(pg_read_file(:'logfile'), E'\n'), E'\n') l
+	 EXCEPT ALL
+	 SELECT line FROM access_log_file)) d;
+SELECT line, octet_length(line) AS bytes,
+       position(E'\\' IN line) > 0 AS backslash, position(E'\t' IN line) > 0 AS tab,
+       position('"' IN line) > 0 AS dquote, position('''' IN line) > 0 AS squote
+FROM access_log_file;
+
+-- the report straight from the file: no ingestion step
+SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log_file));
+-- the plan reads the file under the aggregate (the path printed here is cut)
+CREATE FUNCTION plan_lines(query text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+	l text;
+BEGIN
+	FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+		RETURN NEXT regexp_replace(l, 'Foreign File: .*/', 'Foreign File: .../');
+	END LOOP;
+END
+$$;
+SELECT plan_lines('SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log_file))');
+
+-- what text format would do to the same file: backslashes are eaten
+CREATE FOREIGN TABLE access_log_text (line text)
+	SERVER logfiles
+	OPTIONS (filename :'logfile', format 'text', delimiter E'\x01');
+SELECT count(*) AS lines_changed_by_text_format
+FROM (SELECT line FROM access_log_text EXCEPT ALL SELECT line FROM access_log_file) d;
+
+-- the COPY recipe: \copy reads the file on the client side, same options
+CREATE TABLE access_log(line text);
+\cd :abs_srcdir
+\copy access_log(line) FROM 'test/data/access_bytes.log' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT count(*) AS differing_lines FROM (
+	(TABLE access_log EXCEPT ALL SELECT line FROM access_log_file)
+	UNION ALL
+	(SELECT line FROM access_log_file EXCEPT ALL TABLE access_log)) d;
+SELECT (SELECT logp95_agg(line) FROM access_log)::text
+     = (SELECT logp95_agg(line) FROM access_log_file)::text AS same_state;
+-- server-side COPY (superuser or pg_read_server_files) takes the same options
+TRUNCATE access_log;
+COPY access_log(line) FROM :'logfile' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02');
+SELECT count(*) AS lines, md5(string_agg(line, E'\n') || E'\n') = md5(pg_read_file(:'logfile')) AS same_bytes
+FROM access_log;
+
+DROP FOREIGN TABLE access_log_text;
+DROP FOREIGN TABLE access_log_file;
+DROP SERVER logfiles;
