@@ -1,0 +1,127 @@
+/* test/fuzz/fuzz_common.h -- shared checks of the decoder harnesses */
+#ifndef FUZZ_COMMON_H
+#define FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp_codec.h"
+#include "lp_state.h"
+
+/* Stop the run with a crash that libFuzzer reports and saves. */
+#define FUZZ_ASSERT(c) do { if (!(c)) abort(); } while (0)
+
+/* malloc for the state. */
+static void *
+fuzz_alloc(void *ctx, size_t size)
+{
+	return malloc(size ? size : 1);
+}
+
+/* free for the state. */
+static void
+fuzz_free(void *ctx, void *ptr)
+{
+	free(ptr);
+}
+
+static const lp_allocator fuzz_allocator = {fuzz_alloc, fuzz_free, NULL};
+
+/*
+ * Walk an encoding with lp_reader, checking what lp_validate found: the
+ * walk ends cleanly exactly when the bytes validate, keys come in strictly
+ * ascending order, values strictly ascending, counts >= 1 adding up to the
+ * route's total, and lp_view_ranks agrees with a walk of the pairs.
+ */
+static void
+fuzz_walk(const uint8_t *buf, size_t len, int valid)
+{
+	lp_reader	r;
+	lp_route_view rv;
+	int			rc;
+	uint64_t	routes = 0;
+	const char *prev = NULL;
+	size_t		prevlen = 0;
+
+	if (lp_reader_init(&r, buf, len) != LP_OK)
+	{
+		FUZZ_ASSERT(!valid);
+		return;
+	}
+	while ((rc = lp_reader_next(&r, &rv)) == 1)
+	{
+		lp_pair_iter it;
+		int64_t		v,
+					last = -1;
+		uint64_t	c,
+					n = 0,
+					total = 0;
+		uint64_t	ranks[3];
+		int64_t		got[3],
+					want[3] = {-1, -1, -1};
+		int			k;
+
+		FUZZ_ASSERT(rv.key >= (const char *) buf && rv.keylen <= len);
+		FUZZ_ASSERT(rv.keylen == 0 || memchr(rv.key, 0, rv.keylen) == NULL);
+		if (routes > 0)
+			FUZZ_ASSERT(lp_key_cmp(prev, prevlen, rv.key, rv.keylen) < 0);
+		prev = rv.key;
+		prevlen = rv.keylen;
+		FUZZ_ASSERT(rv.npairs >= 1 && rv.total >= 1 && rv.total <= (uint64_t) INT64_MAX);
+		ranks[0] = 0;
+		ranks[1] = lp_rank_pct(rv.total, 95);
+		ranks[2] = rv.total - 1;
+		lp_pairs_begin(&rv, &it);
+		while (lp_pairs_next(&it, &v, &c))
+		{
+			FUZZ_ASSERT(v > last && c >= 1);
+			for (k = 0; k < 3; k++)
+				if (want[k] < 0 && ranks[k] < total + c)
+					want[k] = v;
+			last = v;
+			total += c;
+			n++;
+		}
+		FUZZ_ASSERT(n == rv.npairs && total == rv.total);
+		lp_view_ranks(&rv, ranks, got, 3);
+		for (k = 0; k < 3; k++)
+			FUZZ_ASSERT(got[k] == want[k]);
+		routes++;
+	}
+	FUZZ_ASSERT((rc == 0) == (valid != 0));
+	if (valid)
+		FUZZ_ASSERT(routes == r.nroutes && r.p == r.end);
+}
+
+/*
+ * Validate and decode bytes; when they decode, encoding the state must give
+ * back the identical bytes (the encoding is canonical), and decoding them a
+ * second time into the same state must double every count or overflow.
+ */
+static void
+fuzz_decode(const uint8_t *buf, size_t len)
+{
+	int			valid = lp_validate(buf, len) == LP_OK;
+	lp_state   *st = lp_state_create(&fuzz_allocator);
+	int			rc;
+
+	FUZZ_ASSERT(st != NULL);
+	fuzz_walk(buf, len, valid);
+	rc = lp_decode_into(st, buf, len);
+	FUZZ_ASSERT(rc == (valid ? LP_OK : LP_ECORRUPT));
+	if (valid)
+	{
+		uint8_t    *out = NULL;
+		size_t		outlen = 0;
+
+		FUZZ_ASSERT(lp_encode(st, &fuzz_allocator, 0, SIZE_MAX / 4, &out, &outlen) == LP_OK);
+		FUZZ_ASSERT(outlen == len && memcmp(out, buf, len) == 0);
+		free(out);
+	}
+	else
+		FUZZ_ASSERT(st->nroutes == 0 && st->malformed == 0);
+	lp_state_free(st);
+}
+
+#endif							/* FUZZ_COMMON_H */
