@@ -21,3 +21,7 @@ REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# PGXS does not track header dependencies: rebuild every object when a
+# header changes, or a changed struct leaves stale objects that crash.
+$(OBJS): $(wildcard src/*.h)
