@@ -23,5 +23,6 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS does not track header dependencies: rebuild every object when a
-# header changes, or a changed struct leaves stale objects that crash.
-$(OBJS): $(wildcard src/*.h)
+# header changes, or a changed struct leaves stale objects that crash
+# (the LLVM bitcode used for JIT inlining too).
+$(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h)
