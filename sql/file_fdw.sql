@@ -1,6 +1,8 @@
 -- sql/file_fdw.sql -- reading a log file in place with file_fdw, and loading it with \copy, every byte kept
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS logp95;
 CREATE EXTENSION IF NOT EXISTS file_fdw;
+RESET client_min_messages;
 
 -- test/data/access_bytes.log holds backslashes (\b, \N, \., \t, \\, \x22),
 -- real tabs, double and single quotes, commas and UTF-8; the server reads it
@@ -10,9 +12,9 @@ CREATE EXTENSION IF NOT EXISTS file_fdw;
 
 -- CSV mode interprets no backslash; \x01 as delimiter and \x02 as quote never
 -- occur in nginx or Apache logs (both escape control bytes as \xHH)
-CREATE SERVER logfiles FOREIGN DATA WRAPPER file_fdw;
+CREATE SERVER fdw_logfiles FOREIGN DATA WRAPPER file_fdw;
 CREATE FOREIGN TABLE access_log_file (line text)
-	SERVER logfiles
+	SERVER fdw_logfiles
 	OPTIONS (filename :'logfile', format 'csv', delimiter E'\x01', quote E'\x02');
 
 -- every byte: the lines joined with newlines are the file, byte for byte
@@ -37,7 +39,7 @@ FROM access_log_file;
 -- the report straight from the file: no ingestion step
 SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log_file));
 -- the plan reads the file under the aggregate (the path printed here is cut)
-CREATE FUNCTION plan_lines(query text) RETURNS SETOF text
+CREATE FUNCTION fdw_plan_lines(query text) RETURNS SETOF text
 LANGUAGE plpgsql AS $$
 DECLARE
 	l text;
@@ -47,31 +49,33 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT plan_lines('SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log_file))');
+SELECT fdw_plan_lines('SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log_file))');
 
 -- what text format would do to the same file: backslashes are eaten
 CREATE FOREIGN TABLE access_log_text (line text)
-	SERVER logfiles
+	SERVER fdw_logfiles
 	OPTIONS (filename :'logfile', format 'text', delimiter E'\x01');
 SELECT count(*) AS lines_changed_by_text_format
 FROM (SELECT line FROM access_log_text EXCEPT ALL SELECT line FROM access_log_file) d;
 
 -- the COPY recipe: \copy reads the file on the client side, same options
-CREATE TABLE access_log(line text);
+CREATE TABLE fdw_loaded(line text);
 \cd :abs_srcdir
-\copy access_log(line) FROM 'test/data/access_bytes.log' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+\copy fdw_loaded(line) FROM 'test/data/access_bytes.log' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
 SELECT count(*) AS differing_lines FROM (
-	(TABLE access_log EXCEPT ALL SELECT line FROM access_log_file)
+	(TABLE fdw_loaded EXCEPT ALL SELECT line FROM access_log_file)
 	UNION ALL
-	(SELECT line FROM access_log_file EXCEPT ALL TABLE access_log)) d;
-SELECT (SELECT logp95_agg(line) FROM access_log)::text
+	(SELECT line FROM access_log_file EXCEPT ALL TABLE fdw_loaded)) d;
+SELECT (SELECT logp95_agg(line) FROM fdw_loaded)::text
      = (SELECT logp95_agg(line) FROM access_log_file)::text AS same_state;
 -- server-side COPY (superuser or pg_read_server_files) takes the same options
-TRUNCATE access_log;
-COPY access_log(line) FROM :'logfile' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02');
+TRUNCATE fdw_loaded;
+COPY fdw_loaded(line) FROM :'logfile' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02');
 SELECT count(*) AS lines, md5(string_agg(line, E'\n') || E'\n') = md5(pg_read_file(:'logfile')) AS same_bytes
-FROM access_log;
+FROM fdw_loaded;
 
 DROP FOREIGN TABLE access_log_text;
 DROP FOREIGN TABLE access_log_file;
-DROP SERVER logfiles;
+DROP SERVER fdw_logfiles;
+DROP FUNCTION fdw_plan_lines(text);
+DROP TABLE fdw_loaded;

@@ -1,11 +1,13 @@
 -- sql/formats.sql -- logp95_agg(line, format) and logp95_line_ts(line, format): default, combined and its variants
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 
 -- nginx: log_format timed '$remote_addr - $remote_user [$time_local] "$request" $status
 --        $body_bytes_sent "$http_referer" "$http_user_agent" $request_time';
 -- (nginx writes a quote inside a value as \x22, Apache as \"; both are kept)
-CREATE TABLE nginx_log(n int, line text);
-INSERT INTO nginx_log VALUES
+CREATE TABLE fmt_nginx(n int, line text);
+INSERT INTO fmt_nginx VALUES
  (1, '203.0.113.9 - - [07/Nov/2026:12:00:05 +0000] "GET /api/v1/items?id=3&page=2 HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/128.0" 0.214'),
  (2, '2001:db8:85a3::8a2e:370:7334 - alice [07/Nov/2026:12:00:06 +0000] "GET /api/v1/items HTTP/2.0" 200 1024 "https://example.com/search?q=\"items\"" "curl/8.5.0" 0.031'),
  (3, '::1 - - [07/Nov/2026:12:00:07 +0000] "GET /api/v1/items?id=4 HTTP/1.1" 304 0 "-" "Mozilla/5.0 \"compatible\" bot \\ backslash" 0.0005'),
@@ -15,39 +17,39 @@ INSERT INTO nginx_log VALUES
  (7, E'10.0.0.1 - - [07/Nov/2026:12:00:11 +0000] "GET /static/app.js?v=2 HTTP/1.1" 200 53211 "-" "-"\t0.002\r');
 
 -- 'combined': route = path without the query string; seconds -> ms, nearest, half up
-SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined') FROM nginx_log));
+SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined') FROM fmt_nginx));
 -- 'combined_query': the query string stays in the route
-SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined_query') FROM nginx_log));
+SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined_query') FROM fmt_nginx));
 -- the per-line latencies, one state per line
-SELECT n, r.route, r.max_ms FROM nginx_log, logp95_report(
-	(SELECT logp95_agg(line, 'combined') FROM nginx_log x WHERE x.n = nginx_log.n)) r
+SELECT n, r.route, r.max_ms FROM fmt_nginx, logp95_report(
+	(SELECT logp95_agg(line, 'combined') FROM fmt_nginx x WHERE x.n = fmt_nginx.n)) r
 ORDER BY n;
 -- timestamps: the offset is applied, the result is UTC
-SELECT n, logp95_line_ts(line, 'combined') AS utc FROM nginx_log ORDER BY n;
+SELECT n, logp95_line_ts(line, 'combined') AS utc FROM fmt_nginx ORDER BY n;
 SELECT logp95_line_ts('::1 - - [07/Nov/2026:00:30:00 +0530] "GET / HTTP/1.1" 200 1 "-" "-" 0.1', 'combined') AS previous_day,
        logp95_line_ts('::1 - - [29/feb/2024:23:59:59 -1000] "GET / HTTP/1.1" 200 1 "-" "-" 0.1', 'combined_us') AS leap_next_day;
 
 -- Apache: LogFormat "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\" %D" (microseconds)
-CREATE TABLE apache_log(line text);
-INSERT INTO apache_log VALUES
+CREATE TABLE fmt_apache(line text);
+INSERT INTO fmt_apache VALUES
  ('192.0.2.44 - frank [07/Nov/2026:12:00:05 -0700] "GET /index.html?lang=en HTTP/1.0" 200 2326 "http://www.example.com/start.html" "Mozilla/4.08 [en] (Win98; I ;Nav)" 214499'),
  ('192.0.2.44 - - [07/Nov/2026:12:00:06 -0700] "GET /index.html HTTP/1.0" 200 2326 "-" "Wget/1.21 \"x\"" 214500'),
  ('2001:db8::2 - - [07/Nov/2026:12:00:07 -0700] "GET /index.html HTTP/1.0" 200 - "-" "-" 499'),
  ('2001:db8::2 - - [07/Nov/2026:12:00:08 -0700] "HEAD /index.html HTTP/1.0" 200 - "-" "-" 0');
-SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined_us') FROM apache_log));
-SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined_us_query') FROM apache_log));
-SELECT logp95_line_ts(line, 'combined_us') AS utc FROM apache_log;
+SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined_us') FROM fmt_apache));
+SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined_us_query') FROM fmt_apache));
+SELECT logp95_line_ts(line, 'combined_us') AS utc FROM fmt_apache;
 
 -- 'default' is the 1.0 format, the same code as logp95_agg(line)
-CREATE TABLE default_log(line text);
-INSERT INTO default_log VALUES
+CREATE TABLE fmt_default(line text);
+INSERT INTO fmt_default VALUES
  ('2026-11-07T12:00:01 GET /api/users 10'),
  ('2026-11-07T12:00:02 GET /api/users 20'),
  ('2026-11-07T12:00:03 POST /api/orders 500');
-SELECT (SELECT logp95_agg(line, 'default') FROM default_log)::text
-     = (SELECT logp95_agg(line) FROM default_log)::text AS default_is_default;
-SELECT * FROM logp95_report((SELECT logp95_agg(line, 'default') FROM default_log));
-SELECT logp95_line_ts(line, 'default') = logp95_line_ts(line) AS same_ts FROM default_log;
+SELECT (SELECT logp95_agg(line, 'default') FROM fmt_default)::text
+     = (SELECT logp95_agg(line) FROM fmt_default)::text AS default_is_default;
+SELECT * FROM logp95_report((SELECT logp95_agg(line, 'default') FROM fmt_default));
+SELECT logp95_line_ts(line, 'default') = logp95_line_ts(line) AS same_ts FROM fmt_default;
 
 -- NULL lines and NULL formats are ignored, as by every aggregate
 SELECT logp95_report((SELECT logp95_agg(l, f) FROM (VALUES
@@ -58,10 +60,10 @@ SELECT logp95_line_ts(NULL, 'combined') IS NULL AS null_line, logp95_line_ts('x'
 
 -- an unknown format: ERROR 22023 listing the known names
 \set VERBOSITY default
-SELECT logp95_agg(line, 'nginx') FROM nginx_log;
+SELECT logp95_agg(line, 'nginx') FROM fmt_nginx;
 SELECT logp95_line_ts('x', 'Combined');
 \set VERBOSITY sqlstate
-SELECT logp95_agg(line, '') FROM nginx_log;
+SELECT logp95_agg(line, '') FROM fmt_nginx;
 \set VERBOSITY default
 
 -- malformed lines, error mode (the default): 22P02 with the line quoted
@@ -105,9 +107,9 @@ SELECT logp95_line_ts('::1 - - [07/Nov/2026:12:61:05 +0000] "GET / HTTP/1.1" 200
 
 -- skip mode: every malformed line is counted, good lines still count
 SET logp95.on_malformed = skip;
-CREATE TABLE mixed_log(line text);
-INSERT INTO mixed_log SELECT line FROM nginx_log;
-INSERT INTO mixed_log VALUES
+CREATE TABLE fmt_mixed(line text);
+INSERT INTO fmt_mixed SELECT line FROM fmt_nginx;
+INSERT INTO fmt_mixed VALUES
  (''),
  ('::1 - - [07/Nov/2026:12:00:05 +0000] "-" 400 0 "-" "-" 0.000'),
  ('::1 - - [07/Nov/2026:12:00:05 +0000] "GET /a HTTP/1.1" 200 1 "-" "Mozilla/5.0 (X11; Lin'),
@@ -115,24 +117,26 @@ INSERT INTO mixed_log VALUES
  ('::1 - - [07/Nov/2026:12:00:05 +0000] "GET /a HTTP/1.1" 200 1 "-" "-"'),
  ('not a log line at all');
 SELECT logp95_malformed(s) AS malformed, (SELECT sum(requests) FROM logp95_report(s)) AS requests
-FROM (SELECT logp95_agg(line, 'combined') AS s FROM mixed_log) x;
-SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined') FROM mixed_log));
+FROM (SELECT logp95_agg(line, 'combined') AS s FROM fmt_mixed) x;
+SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined') FROM fmt_mixed));
 -- a parallel plan combines the counts (the same combine function)
 SET max_parallel_workers_per_gather = 0;
-SELECT logp95_agg(line, 'combined')::text AS serial_state FROM mixed_log \gset
+SELECT logp95_agg(line, 'combined')::text AS serial_state FROM fmt_mixed \gset
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-ALTER TABLE mixed_log SET (parallel_workers = 2);
-EXPLAIN (COSTS OFF) SELECT logp95_agg(line, 'combined') FROM mixed_log;
+ALTER TABLE fmt_mixed SET (parallel_workers = 2);
+EXPLAIN (COSTS OFF) SELECT logp95_agg(line, 'combined') FROM fmt_mixed;
 SELECT logp95_agg(line, 'combined')::text = :'serial_state' AS parallel_equals_serial,
        logp95_malformed(logp95_agg(line, 'combined')) AS malformed
-FROM mixed_log;
+FROM fmt_mixed;
 RESET ALL;
 
 -- the format may differ per row (it is parsed once per distinct name)
 SELECT * FROM logp95_report((SELECT logp95_agg(line, fmt) FROM (
-	SELECT line, 'combined' AS fmt FROM nginx_log
-	UNION ALL SELECT line, 'default' FROM default_log
-	UNION ALL SELECT line, 'combined_us' FROM apache_log) u));
+	SELECT line, 'combined' AS fmt FROM fmt_nginx
+	UNION ALL SELECT line, 'default' FROM fmt_default
+	UNION ALL SELECT line, 'combined_us' FROM fmt_apache) u));
+
+DROP TABLE fmt_nginx, fmt_apache, fmt_default, fmt_mixed;

@@ -1,5 +1,7 @@
 -- sql/time_window.sql -- logp95_line_ts, a time-window report an expression index serves, row estimates
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS logp95;
+RESET client_min_messages;
 -- serial plans: the point here is the scan under the aggregate
 SET max_parallel_workers_per_gather = 0;
 
@@ -51,77 +53,77 @@ SELECT logp95_line_ts('2026-11-07T25:00:00 GET /x 1');
 SELECT logp95_line_ts(NULL) IS NULL AS null_is_null;
 
 -- a table of generated lines: 50,000 lines, ten per second from 2026-11-07T00:00:00
-CREATE TABLE access_log(line text);
-INSERT INTO access_log SELECT l FROM logp95_generate(50000, 20, 7) l;
-ANALYZE access_log;
+CREATE TABLE tw_log(line text);
+INSERT INTO tw_log SELECT l FROM logp95_generate(50000, 20, 7) l;
+ANALYZE tw_log;
 
 -- the parser agrees with PostgreSQL's own timestamp input on every line
 SELECT count(*) AS lines,
        count(*) FILTER (WHERE logp95_line_ts(line) = split_part(line, ' ', 1)::timestamp) AS same
-FROM access_log;
+FROM tw_log;
 
 -- without an index: a sequential scan under the aggregate
 EXPLAIN (COSTS OFF)
-SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 	WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
 	  AND logp95_line_ts(line) < '2026-11-07T01:05:00'));
 
 -- an expression index on the line's timestamp (IMMUTABLE allows it)
-CREATE INDEX access_log_ts ON access_log (logp95_line_ts(line));
-ANALYZE access_log;
+CREATE INDEX tw_log_ts ON tw_log (logp95_line_ts(line));
+ANALYZE tw_log;
 
 -- with it: the window is read through the index (no enable_seqscan change needed)
 EXPLAIN (COSTS OFF)
-SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 	WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
 	  AND logp95_line_ts(line) < '2026-11-07T01:05:00'));
 
 -- the window report equals a reference that filters with PostgreSQL's timestamp input
-CREATE TABLE window_report AS
-SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+CREATE TABLE tw_window_report AS
+SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 	WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
 	  AND logp95_line_ts(line) < '2026-11-07T01:05:00'));
-CREATE TABLE reference_report AS
-SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+CREATE TABLE tw_reference_report AS
+SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 	WHERE split_part(line, ' ', 1)::timestamp >= '2026-11-07T01:00:00'
 	  AND split_part(line, ' ', 1)::timestamp < '2026-11-07T01:05:00'));
-SELECT (SELECT count(*) FROM window_report) AS routes,
-       (SELECT sum(requests) FROM window_report) AS requests,
-       (SELECT count(*) FROM (TABLE window_report EXCEPT TABLE reference_report) d) AS only_in_window,
-       (SELECT count(*) FROM (TABLE reference_report EXCEPT TABLE window_report) d) AS only_in_reference;
+SELECT (SELECT count(*) FROM tw_window_report) AS routes,
+       (SELECT sum(requests) FROM tw_window_report) AS requests,
+       (SELECT count(*) FROM (TABLE tw_window_report EXCEPT TABLE tw_reference_report) d) AS only_in_window,
+       (SELECT count(*) FROM (TABLE tw_reference_report EXCEPT TABLE tw_window_report) d) AS only_in_reference;
 -- 5 minutes at ten lines a second
-SELECT count(*) AS lines_in_window FROM access_log
+SELECT count(*) AS lines_in_window FROM tw_log
 WHERE split_part(line, ' ', 1)::timestamp >= '2026-11-07T01:00:00'
   AND split_part(line, ' ', 1)::timestamp < '2026-11-07T01:05:00';
-SELECT * FROM window_report ORDER BY route LIMIT 5;
+SELECT * FROM tw_window_report ORDER BY route LIMIT 5;
 
 -- the same window, read through the index with a bitmap scan
 SET enable_indexscan = off;
 EXPLAIN (COSTS OFF)
-SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 	WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
 	  AND logp95_line_ts(line) < '2026-11-07T01:05:00'));
 SELECT count(*) AS differing_rows FROM (
-	(SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+	(SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 		WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
 		  AND logp95_line_ts(line) < '2026-11-07T01:05:00'))
-	 EXCEPT TABLE reference_report)
+	 EXCEPT TABLE tw_reference_report)
 	UNION ALL
-	(TABLE reference_report EXCEPT
-	 SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+	(TABLE tw_reference_report EXCEPT
+	 SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 		WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
 		  AND logp95_line_ts(line) < '2026-11-07T01:05:00')))) d;
 RESET enable_indexscan;
 
 -- EXPLAIN VERBOSE names where each output column of the report comes from
 EXPLAIN (VERBOSE, COSTS OFF)
-SELECT route, p95_ms FROM logp95_report((SELECT logp95_agg(line) FROM access_log
+SELECT route, p95_ms FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 	WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
 	  AND logp95_line_ts(line) < '2026-11-07T01:05:00'));
 
 -- row estimates: a constant state gives its exact route count (planner
 -- support function); a state computed by a query gives the ROWS figure, 300
-CREATE FUNCTION plan_rows(query text) RETURNS float8
+CREATE FUNCTION tw_plan_rows(query text) RETURNS float8
 LANGUAGE plpgsql AS $$
 DECLARE
 	plan json;
@@ -130,14 +132,14 @@ BEGIN
 	RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
 END
 $$;
-SELECT logp95_agg(line)::text AS window_state FROM access_log
+SELECT logp95_agg(line)::text AS window_state FROM tw_log
 WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
   AND logp95_line_ts(line) < '2026-11-07T01:05:00' \gset
-SELECT plan_rows(format('SELECT * FROM logp95_report(%L)', :'window_state')) AS report_const,
-       plan_rows(format('SELECT * FROM logp95_report_rows(%L)', :'window_state')) AS report_rows_const,
-       (SELECT count(*) FROM window_report) AS real_routes,
-       plan_rows('SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log))') AS report_subquery,
-       plan_rows('SELECT * FROM logp95_report(''\x010000'')') AS report_empty_clamped_to_1;
+SELECT tw_plan_rows(format('SELECT * FROM logp95_report(%L)', :'window_state')) AS report_const,
+       tw_plan_rows(format('SELECT * FROM logp95_report_rows(%L)', :'window_state')) AS report_rows_const,
+       (SELECT count(*) FROM tw_window_report) AS real_routes,
+       tw_plan_rows('SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log))') AS report_subquery,
+       tw_plan_rows('SELECT * FROM logp95_report(''\x010000'')') AS report_empty_clamped_to_1;
 -- as EXPLAIN prints it: a state from a sub-select is not a constant (ROWS 300),
 -- a constant state of 2 routes gives rows=2
 EXPLAIN SELECT * FROM logp95_report(
@@ -145,3 +147,6 @@ EXPLAIN SELECT * FROM logp95_report(
 SELECT logp95_agg(r, l)::text AS two_routes FROM (VALUES ('/a', 1::bigint), ('/b', 2)) v(r, l) \gset
 EXPLAIN SELECT * FROM logp95_report(:'two_routes');
 EXPLAIN SELECT * FROM logp95_report_rows(:'two_routes');
+
+DROP FUNCTION tw_plan_rows(text);
+DROP TABLE tw_log, tw_window_report, tw_reference_report;
