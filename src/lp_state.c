@@ -75,8 +75,12 @@ lp_state_free(lp_state *st)
 	if (!st)
 		return;
 	for (i = 0; i <= st->mask; i++)
+	{
 		if (st->routes[i].key && st->routes[i].hist.slots)
 			st->alloc.free(st->alloc.ctx, st->routes[i].hist.slots);
+		if (st->routes[i].key && st->routes[i].hist.dense)
+			st->alloc.free(st->alloc.ctx, st->routes[i].hist.dense);
+	}
 	st->alloc.free(st->alloc.ctx, st->routes);
 	b = st->blocks;
 	while (b)
@@ -268,47 +272,131 @@ lp_hist_grow(lp_state *st, lp_hist *h)
 	return LP_OK;
 }
 
-int
-lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
+/* Put a value known to be absent into the slot table (which has room). */
+static void
+lp_hist_slot_insert(lp_hist *h, int64_t value, uint64_t count)
 {
-	uint32_t	i;
+	uint32_t	i = lp_hash_value(value) & h->mask;
 
-	if (count > (uint64_t) INT64_MAX - h->total)
-		return LP_EOVERFLOW;
-	if (h->slots)
-	{
-		i = lp_hash_value(value) & h->mask;
-		for (;;)
-		{
-			lp_pair    *p = &h->slots[i];
-
-			if (p->count == 0)
-				break;
-			if (p->value == value)
-			{
-				p->count += count;
-				h->total += count;
-				return LP_OK;
-			}
-			i = (i + 1) & h->mask;
-		}
-	}
-	/* a new value: keep the load factor at or below 3/4 */
-	if (!h->slots || (uint64_t) (h->used + 1) * 4 > (uint64_t) (h->mask + 1) * 3)
-	{
-		int			rc = lp_hist_grow(st, h);
-
-		if (rc != LP_OK)
-			return rc;
-		i = lp_hash_value(value) & h->mask;
-		while (h->slots[i].count)
-			i = (i + 1) & h->mask;
-	}
+	while (h->slots[i].count)
+		i = (i + 1) & h->mask;
 	h->slots[i].value = value;
 	h->slots[i].count = count;
+	h->hused++;
+}
+
+/*
+ * Widen the dense array to `cap` values and move the slot-table values
+ * below `cap` into it (the table is rebuilt without them).
+ */
+static int
+lp_hist_dense_grow(lp_state *st, lp_hist *h, uint32_t cap)
+{
+	uint32_t	slotcap = h->mask + 1;
+	uint64_t   *nd = lp_zalloc(&st->alloc, (size_t) cap * sizeof(uint64_t));
+	lp_pair    *ns = nd ? lp_zalloc(&st->alloc, (size_t) slotcap * sizeof(lp_pair)) : NULL;
+	lp_pair    *old = h->slots;
+	uint32_t	i;
+
+	/* get both blocks before changing anything: a failure leaves h as it was */
+	if (!ns)
+	{
+		if (nd)
+			st->alloc.free(st->alloc.ctx, nd);
+		return LP_ENOMEM;
+	}
+	if (h->dense)
+	{
+		memcpy(nd, h->dense, (size_t) h->dense_cap * sizeof(uint64_t));
+		st->alloc.free(st->alloc.ctx, h->dense);
+	}
+	h->dense = nd;
+	h->dense_cap = cap;
+	h->slots = ns;
+	h->hused = 0;
+	for (i = 0; i < slotcap; i++)
+	{
+		if (!old[i].count)
+			continue;
+		if ((uint64_t) old[i].value < cap)
+			nd[old[i].value] = old[i].count;
+		else
+			lp_hist_slot_insert(h, old[i].value, old[i].count);
+	}
+	st->alloc.free(st->alloc.ctx, old);
+	return LP_OK;
+}
+
+/* Add to a value that is not in the dense array (the slow path). */
+static int
+lp_hist_add_slow(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
+{
+	uint32_t	i;
+	int			rc;
+
+	if (!h->slots && (rc = lp_hist_grow(st, h)) != LP_OK)
+		return rc;
+	i = lp_hash_value(value) & h->mask;
+	for (;;)
+	{
+		lp_pair    *p = &h->slots[i];
+
+		if (p->count == 0)
+			break;
+		if (p->value == value)
+		{
+			p->count += count;
+			h->total += count;
+			return LP_OK;
+		}
+		i = (i + 1) & h->mask;
+	}
+
+	/* a new value: may the dense array take it now? */
+	if ((uint64_t) value < LP_DENSE_MAX)
+	{
+		uint32_t	cap = h->dense_cap ? h->dense_cap : LP_DENSE_MIN;
+
+		while (cap <= (uint64_t) value)
+			cap *= 2;
+		if ((uint64_t) cap <= (uint64_t) LP_DENSE_RATIO * (h->used + 1))
+		{
+			if ((rc = lp_hist_dense_grow(st, h, cap)) != LP_OK)
+				return rc;
+			h->dense[value] = count;
+			h->used++;
+			h->total += count;
+			return LP_OK;
+		}
+	}
+
+	/* no: the slot table, keeping its load factor at or below 3/4 */
+	if ((uint64_t) (h->hused + 1) * 4 > (uint64_t) (h->mask + 1) * 3)
+	{
+		if ((rc = lp_hist_grow(st, h)) != LP_OK)
+			return rc;
+	}
+	lp_hist_slot_insert(h, value, count);
 	h->used++;
 	h->total += count;
 	return LP_OK;
+}
+
+int
+lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
+{
+	if (count > (uint64_t) INT64_MAX - h->total)
+		return LP_EOVERFLOW;
+	if ((uint64_t) value < h->dense_cap)
+	{
+		uint64_t   *d = &h->dense[value];
+
+		h->used += (*d == 0);
+		*d += count;
+		h->total += count;
+		return LP_OK;
+	}
+	return lp_hist_add_slow(st, h, value, count);
 }
 
 int
@@ -353,6 +441,15 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 		rc = lp_state_route(dst, sr->key, sr->keylen, &dr);
 		if (rc != LP_OK)
 			return rc;
+		for (j = 0; j < sr->hist.dense_cap; j++)
+		{
+			LP_CHECK_INTERRUPTS(steps);
+			if (!sr->hist.dense[j])
+				continue;
+			rc = lp_hist_add(dst, &dr->hist, (int64_t) j, sr->hist.dense[j]);
+			if (rc != LP_OK)
+				return rc;
+		}
 		for (j = 0; sr->hist.slots && j <= sr->hist.mask; j++)
 		{
 			const lp_pair *p = &sr->hist.slots[j];
@@ -381,12 +478,24 @@ void
 lp_hist_sorted(const lp_hist *h, lp_pair *out)
 {
 	uint32_t	i,
-				n = 0;
+				n = 0,
+				ndense;
 
+	/* the dense values come first and in order; the table's are all larger */
+	for (i = 0; i < h->dense_cap; i++)
+	{
+		if (h->dense[i])
+		{
+			out[n].value = i;
+			out[n].count = h->dense[i];
+			n++;
+		}
+	}
+	ndense = n;
 	for (i = 0; h->slots && i <= h->mask; i++)
 		if (h->slots[i].count)
 			out[n++] = h->slots[i];
-	qsort(out, n, sizeof(lp_pair), lp_pair_cmp);
+	qsort(out + ndense, n - ndense, sizeof(lp_pair), lp_pair_cmp);
 }
 
 static int

@@ -33,14 +33,29 @@ typedef struct lp_pair
 	uint64_t	count;			/* > 0 in a used slot, 0 in an empty one */
 } lp_pair;
 
-/* Exact multiset of one route's latencies: an open-addressing value -> count table. */
+/*
+ * Exact multiset of one route's latencies.  Small values (below dense_cap,
+ * at most LP_DENSE_MAX) are counted in a plain array indexed by the value;
+ * the others in an open-addressing value -> count table.  A value lives in
+ * exactly one of the two.  The array is made (and doubled) only while it
+ * holds at least one distinct value per LP_DENSE_RATIO slots, so memory
+ * still grows with distinct values, not with rows.
+ */
 typedef struct lp_hist
 {
-	lp_pair    *slots;			/* capacity entries, count 0 = empty */
-	uint32_t	mask;			/* capacity - 1; capacity is a power of two */
-	uint32_t	used;			/* distinct values stored */
+	uint64_t   *dense;			/* counts of values 0 .. dense_cap - 1, or NULL */
+	uint32_t	dense_cap;		/* 0, or a power of two <= LP_DENSE_MAX */
+	uint32_t	hused;			/* values stored in slots */
+	lp_pair    *slots;			/* values >= dense_cap; count 0 = empty */
+	uint32_t	mask;			/* slot capacity - 1; capacity is a power of two */
+	uint32_t	used;			/* distinct values stored, both parts */
 	uint64_t	total;			/* sum of counts, <= INT64_MAX */
 } lp_hist;
+
+/* Largest dense array, in values, and the density it needs. */
+#define LP_DENSE_MAX	4096
+#define LP_DENSE_MIN	64
+#define LP_DENSE_RATIO	8
 
 /* One route: its key (copied once into the state's arena) and histogram. */
 typedef struct lp_route
@@ -95,7 +110,7 @@ extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
 extern int	lp_state_merge(lp_state *dst, const lp_state *src);
 
 /*
- * Copy a route's pairs into `out` (room for h->used) sorted by value.
+ * Copy a route's h->used pairs into `out` (room for h->used) sorted by value.
  */
 extern void lp_hist_sorted(const lp_hist *h, lp_pair *out);
 
