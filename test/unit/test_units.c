@@ -772,7 +772,7 @@ test_state_growth(void)
 	{
 		CHECK_EQ_U(r->hist.used, nbig, "big route distinct values");
 		CHECK_EQ_U(r->hist.total, nbig, "big route total");
-		CHECK((uint64_t) r->hist.used * 4 <= (uint64_t) (r->hist.mask + 1) * 3,
+		CHECK((uint64_t) r->hist.hused * 4 <= (uint64_t) (r->hist.mask + 1) * 3,
 			  "hist load factor <= 3/4");
 		lp_hist_sorted(&r->hist, pairs);
 		for (i = 0; i < nbig; i++)
@@ -1723,6 +1723,127 @@ test_oom(void)
 
 /* ---------- main ---------- */
 
+/*
+ * The dense array for small values: values arrive in a scrambled order,
+ * small and large mixed, so the array is created, doubled and fed from the
+ * slot table on the way; the sorted pairs, the merge and the encoding must
+ * all equal a plain reference count.  Also: a route with few values never
+ * gets an array (memory follows distinct values), and running out of
+ * memory while the array grows leaves the histogram as it was.
+ */
+static void
+test_state_dense(void)
+{
+	enum
+	{
+		NV = 9000
+	};
+	static uint64_t want[NV];
+	test_heap	heap;
+	lp_allocator a;
+	lp_state   *st,
+			   *half1,
+			   *half2;
+	lp_route   *r;
+	lp_pair    *pairs = malloc(sizeof(lp_pair) * NV);
+	uint64_t	total = 0;
+	uint32_t	i,
+				n = 0,
+				bad = 0;
+	uint8_t    *e1,
+			   *e2;
+	size_t		l1,
+				l2;
+
+	heap_init(&heap, &a);
+	st = lp_state_create(&a);
+	half1 = lp_state_create(&a);
+	half2 = lp_state_create(&a);
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < 60000; i++)
+	{
+		/* a scrambled walk over 0..NV-1 with uneven repeats */
+		uint32_t	v = (uint32_t) (((uint64_t) i * 7919u + (i >> 3)) % NV);
+
+		if (i % 5 == 0)
+			v = v % 300;		/* a hot body of small values */
+		want[v]++;
+		total++;
+		bad += lp_state_add(st, "/d", 2, v) != LP_OK;
+		bad += lp_state_add(i % 2 ? half1 : half2, "/d", 2, v) != LP_OK;
+	}
+	CHECK_EQ_U(bad, 0, "every add succeeds");
+	r = lp_state_lookup(st, "/d", 2);
+	if (CHECK(r != NULL, "dense route"))
+	{
+		CHECK_EQ_U(r->hist.dense_cap, LP_DENSE_MAX, "dense array grew to its maximum");
+		CHECK_EQ_U(r->hist.total, total, "dense total");
+		for (i = 0; i < NV; i++)
+			n += want[i] != 0;
+		CHECK_EQ_U(r->hist.used, n, "dense distinct values");
+		CHECK((uint64_t) r->hist.hused * 4 <= (uint64_t) (r->hist.mask + 1) * 3,
+			  "slot load factor <= 3/4");
+		lp_hist_sorted(&r->hist, pairs);
+		for (i = 0, n = 0; i < NV; i++)
+		{
+			if (!want[i])
+				continue;
+			if (pairs[n].value != (int64_t) i || pairs[n].count != want[i])
+				bad++;
+			n++;
+		}
+		CHECK_EQ_U(bad, 0, "dense + slots sorted pairs equal the reference");
+	}
+	/* merged halves encode to the same bytes as the whole */
+	CHECK_EQ_I(lp_state_merge(half1, half2), LP_OK, "merge halves");
+	CHECK_EQ_I(lp_encode(st, &a, 0, SIZE_MAX, &e1, &l1), LP_OK, "encode whole");
+	CHECK_EQ_I(lp_encode(half1, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "encode merged");
+	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "merged halves == whole, byte for byte");
+	a.free(a.ctx, e1);
+	a.free(a.ctx, e2);
+	lp_state_free(half1);
+	lp_state_free(half2);
+
+	/* a sparse route keeps to the slot table */
+	for (i = 0; i < 6; i++)
+		lp_state_add(st, "/sparse", 7, i * 500);
+	r = lp_state_lookup(st, "/sparse", 7);
+	CHECK(r && r->hist.dense == NULL && r->hist.used == 6, "few values: no dense array");
+
+	/* out of memory while the array would be made: nothing changes */
+	{
+		lp_state   *s2;
+		lp_route   *r2;
+		long		k;
+		int			rc = LP_OK;
+
+		for (k = 0; k < 64 && rc == LP_OK; k++)
+			rc = lp_state_add(st, "/grow", 5, k * 3);
+		s2 = st;
+		r2 = lp_state_lookup(s2, "/grow", 5);
+		if (CHECK(r2 != NULL, "grow route"))
+		{
+			lp_hist		before = r2->hist;
+
+			heap.fail_at = heap.nalloc;
+			heap.sticky = 1;
+			/* a value that makes the array grow or be made */
+			rc = lp_state_add(s2, "/grow", 5, 1000);
+			heap.fail_at = -1;
+			heap.sticky = 0;
+			if (rc == LP_ENOMEM)
+				CHECK(r2->hist.used == before.used && r2->hist.total == before.total &&
+					  r2->hist.dense == before.dense && r2->hist.slots == before.slots,
+					  "failed growth leaves the histogram unchanged");
+			else
+				CHECK_EQ_I(rc, LP_OK, "add without allocation");
+		}
+	}
+	lp_state_free(st);
+	CHECK_EQ_I(heap.live, 0, "dense test frees everything");
+	free(pairs);
+}
+
 int
 main(void)
 {
@@ -1737,6 +1858,7 @@ main(void)
 	test_state_basic();
 	test_state_overflow();
 	test_state_growth();
+	test_state_dense();
 	test_state_keys();
 	test_state_merge();
 	test_varint();
