@@ -137,9 +137,11 @@ ROWS 300 SUPPORT logp95_report_support;
 COMMENT ON FUNCTION logp95_report_rows(logp95_state) IS
 'one row per route of a state, in byte order of the route; used by logp95_report';
 
--- A plain SQL wrapper: the planner inlines it, so EXPLAIN shows the function
--- scan and whatever feeds the state.  Not STRICT (inlining needs that):
--- a NULL state gives no rows.
+-- A plain SQL wrapper.  When the state is a column or a constant (LATERAL,
+-- a table of states) the planner inlines it and EXPLAIN shows the C function
+-- scan itself; with a sub-select argument PostgreSQL does not inline it, and
+-- EXPLAIN shows the function scan over an InitPlan holding the aggregate and
+-- its scan.  Not STRICT (inlining needs that): a NULL state gives no rows.
 CREATE FUNCTION logp95_report(state logp95_state)
 RETURNS TABLE(route text, requests bigint, p50_ms bigint,
 	p95_ms bigint, p99_ms bigint, max_ms bigint)
