@@ -378,21 +378,6 @@ logp95_agg_pair_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-PG_FUNCTION_INFO_V1(logp95_merge_trans);
-/* logp95_merge(logp95_state): add a stored state into the running one. */
-Datum
-logp95_merge_trans(PG_FUNCTION_ARGS)
-{
-	lp_state   *st = logp95_state_get(fcinfo, "logp95_merge_trans");
-	bytea	   *in;
-
-	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(st);
-	in = PG_GETARG_BYTEA_PP(1);
-	logp95_check(lp_decode_into(st, (const uint8 *) VARDATA_ANY(in), VARSIZE_ANY_EXHDR(in)));
-	PG_RETURN_POINTER(st);
-}
-
 PG_FUNCTION_INFO_V1(logp95_combine);
 /* Combine two partial states (parallel query, partial aggregation). */
 Datum

@@ -51,7 +51,7 @@ lp_cluster_start() {
 	chmod 755 "$LP_TMP"
 	chown postgres: "$LP_TMP" 2>/dev/null || lp_root chown postgres: "$LP_TMP"
 	export PGHOST=$LP_TMP PGPORT=${LP_PORT:-$((20000 + RANDOM % 20000))} PGUSER=postgres PGDATABASE=postgres
-	lp_as_pg "$PGBIN/initdb" -D "$LP_TMP/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+	lp_as_pg "$PGBIN/initdb" --no-sync -D "$LP_TMP/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
 	{
 		echo "listen_addresses = ''"
 		echo "unix_socket_directories = '$LP_TMP'"
