@@ -50,9 +50,9 @@ for h in "${harnesses[@]}"; do
 		"$build/corpus-$h" "$here/corpus/$h" > "$build/$h.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/$h.log" | tail -n 1)
-	cov=$(grep -oE 'cov: [0-9]+' "$build/$h.log" | tail -n 1)
+	cov=$(grep -aoE 'cov: [0-9]+' "$build/$h.log" | tail -n 1)
 	if [ "$rc" != 0 ]; then
-		grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$build/$h.log" | head -n 20
+		grep -aE 'ERROR|SUMMARY|runtime error|Test unit written' "$build/$h.log" | head -n 20
 		echo "fuzz_$h: CRASH (exit $rc) after ${execs:-?} executions; log $build/$h.log"
 		status=1
 	else
