@@ -104,6 +104,9 @@ bench_start() {
 	echo "server settings: ${CONF[*]} fsync=off (test/lib/cluster.sh)"
 	lp_psql -At -c "SELECT version()"
 	echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -sr); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	if awk -v c="$(nproc)" '{exit !($1 > c / 2)}' /proc/loadavg; then
+		echo "*** the machine is busy (load average above half the cores): wall-clock figures will be noisy; cpu_ms and callgrind are steadier"
+	fi
 	echo "logp95 commit: $(git -C "$LP_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$LP_ROOT" diff --quiet -- src 2>/dev/null || echo ' (src/ has uncommitted changes)')"
 }
 
@@ -239,25 +242,42 @@ bench_largest() { printf '%s\n' $SIZES | sort -n | tail -n 1; }
 
 # Time every query round-robin: one warm-up round, then $RUNS rounds; client
 # side timing (psql \timing) of SELECT count(s.*) FROM (<query>) s in one session.
+# Also the CPU time of that session's backend (first field of
+# /proc/<pid>/schedstat, ns on CPU), which other load on the machine barely
+# moves; for a parallel query it covers the leader only.
 bench_time() {
 	local n=$1 r q script=$WORK/time-$1.sql
-	: > "$script"
-	echo '\o /dev/null' >> "$script"
+	{
+		echo 'SELECT pg_backend_pid() AS pid \gset'
+		echo '\setenv LP_PID :pid'
+		echo '\o /dev/null'
+	} > "$script"
 	for r in $(seq 0 "$RUNS"); do
 		for q in "${Q_NAMES[@]}"; do
 			{
 				echo "\\echo @@ $r $q"
 				bench_settings "${Q_WORKERS[$q]}"
+				echo "\\! awk '{print \"cpu0 $r $q\", \$1}' /proc/\$LP_PID/schedstat"
 				echo '\timing on'
 				echo "SELECT count(s.*) FROM (${Q_SQL[$q]}) s;"
 				echo '\timing off'
+				echo "\\! awk '{print \"cpu1 $r $q\", \$1}' /proc/\$LP_PID/schedstat"
 			} >> "$script"
 		done
 	done
 	lp_psql -f "$script" > "$WORK/time-$n.out"
-	awk -v n="$n" '/^@@ / {r = $2; q = $3} /^Time: / {print n "\t" q "\t" r "\t" $2}' \
-		"$WORK/time-$n.out" > "$WORK/time-$n.tsv"
-	lp_psql -c "CREATE TABLE IF NOT EXISTS bench_times(size bigint, query text, run int, ms float8)" \
+	awk -v n="$n" '
+		/^@@ / {r = $2; q = $3}
+		/^Time: / {ms[r " " q] = $2; key[r " " q] = 1}
+		/^cpu0 / {c0[$2 " " $3] = $4}
+		/^cpu1 / {c1[$2 " " $3] = $4}
+		END {
+			for (k in key) {
+				split(k, a, " ")
+				printf "%s\t%s\t%s\t%s\t%.3f\n", n, a[2], a[1], ms[k], (c1[k] - c0[k]) / 1e6
+			}
+		}' "$WORK/time-$n.out" > "$WORK/time-$n.tsv"
+	lp_psql -c "CREATE TABLE IF NOT EXISTS bench_times(size bigint, query text, run int, ms float8, cpu_ms float8)" \
 		-c "\\copy bench_times FROM '$WORK/time-$n.tsv'"
 }
 
@@ -271,18 +291,22 @@ bench_table() {
 	done
 	echo
 	echo "=== $n lines, $ROUTES routes: median of $RUNS runs after 1 warm-up, ms (psql \\timing of SELECT count(s.*) FROM (<query>) s)"
+	echo "    cpu_ms: CPU time of the backend (leader only for '2 workers'); cpu_x_floor: the same ratio by CPU time"
 	lp_psql -P footer=off <<-EOF
 		WITH q(name, label, ord) AS (VALUES $vals),
 		m AS (SELECT query, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med,
+				percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ms) AS cpu,
 				min(ms) AS lo, max(ms) AS hi, count(*) AS runs
 			FROM bench_times WHERE size = $n AND run > 0 GROUP BY query)
 		SELECT q.label AS query, round(m.med::numeric, 1) AS median_ms,
 			round(m.lo::numeric, 1) || '..' || round(m.hi::numeric, 1) AS range_ms,
 			round((m.med / fl.med)::numeric, 2) AS x_floor,
 			round((pd.med / m.med)::numeric, 1) AS speedup_vs_pd_raw,
+			round(m.cpu::numeric, 1) AS cpu_ms,
+			round((m.cpu / fl.cpu)::numeric, 2) AS cpu_x_floor,
 			c.verdict AS exact
 		FROM q JOIN m ON m.query = q.name
-		CROSS JOIN (SELECT med FROM m WHERE query = 'floor') fl
+		CROSS JOIN (SELECT med, cpu FROM m WHERE query = 'floor') fl
 		CROSS JOIN (SELECT med FROM m WHERE query = 'pd_raw') pd
 		LEFT JOIN bench_checks c ON c.size = $n AND c.query = q.name
 		ORDER BY q.ord;
@@ -334,6 +358,8 @@ bench_targets() {
 		WITH m AS (SELECT size, query, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med
 			FROM bench_times WHERE run > 0 GROUP BY size, query),
 		v(size, query, med) AS (SELECT * FROM m),
+		c(size, query, med) AS (SELECT size, query, percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ms)
+			FROM bench_times WHERE run > 0 GROUP BY size, query),
 		t(ord, target, value, pass) AS (
 			SELECT 1, 'serial report <= 1.5x floor at 400000',
 				(SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM v a, v b
@@ -369,7 +395,17 @@ bench_targets() {
 				(SELECT pg_column_size(st) || ' bytes' FROM bench_state WHERE size = 4000000),
 				(SELECT pg_column_size(st) < 1048576 FROM bench_state WHERE size = 4000000))
 		SELECT target, coalesce(value, '-') AS value,
-			CASE WHEN pass IS NULL THEN 'n/a (size not run)' WHEN pass THEN 'PASS' ELSE 'MISS' END AS result
+			CASE WHEN pass IS NULL THEN 'n/a (size not run)' WHEN pass THEN 'PASS' ELSE 'MISS' END AS result,
+			coalesce(CASE ord
+				WHEN 1 THEN (SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM c a, c b
+					WHERE a.size = 400000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'floor')
+				WHEN 2 THEN (SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM c a, c b
+					WHERE a.size = 4000000 AND b.size = 4000000 AND a.query = 'logp95' AND b.query = 'floor')
+				WHEN 3 THEN (SELECT round((b.med / a.med)::numeric, 1) || 'x' FROM c a, c b
+					WHERE a.size = 400000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'pd_raw')
+				WHEN 5 THEN (SELECT round((a.med / b.med)::numeric, 2) || 'x' FROM c a, c b
+					WHERE a.size = 4000000 AND b.size = 400000 AND a.query = 'logp95' AND b.query = 'logp95')
+				END, '-') AS same_by_backend_cpu
 		FROM t ORDER BY ord;
 	EOF
 }
