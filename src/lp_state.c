@@ -334,6 +334,8 @@ lp_hist_add_slow(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
 	uint32_t	i;
 	int			rc;
 
+	if (value < 0)
+		return LP_ECORRUPT;		/* latencies are never negative: the encoding has no room for them */
 	if (!h->slots && (rc = lp_hist_grow(st, h)) != LP_OK)
 		return rc;
 	i = lp_hash_value(value) & h->mask;
@@ -385,6 +387,8 @@ lp_hist_add_slow(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
 int
 lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
 {
+	if (count == 0)
+		return LP_OK;			/* nothing to add; a zero count marks an empty slot */
 	if (count > (uint64_t) INT64_MAX - h->total)
 		return LP_EOVERFLOW;
 	if ((uint64_t) value < h->dense_cap)

@@ -97,7 +97,10 @@ extern int	lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route
 /* Find a route without creating it; NULL when absent. */
 extern lp_route *lp_state_lookup(const lp_state *st, const char *key, size_t keylen);
 
-/* Add `count` occurrences of `value` to a route's histogram. */
+/*
+ * Add `count` occurrences of `value` (>= 0) to a route's histogram; a count
+ * of 0 changes nothing, a negative value gives LP_ECORRUPT.
+ */
 extern int	lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count);
 
 /* Add one observation: lp_state_route + lp_hist_add. */

@@ -1804,6 +1804,18 @@ test_state_dense(void)
 	lp_state_free(half1);
 	lp_state_free(half2);
 
+	/* outside the contract, refused cleanly: a zero count, a negative value */
+	{
+		lp_route   *rz = lp_state_lookup(st, "/d", 2);
+		lp_hist		before = rz->hist;
+
+		CHECK_EQ_I(lp_hist_add(st, &rz->hist, 5, 0), LP_OK, "zero count is a no-op");
+		CHECK_EQ_I(lp_hist_add(st, &rz->hist, 99999, 0), LP_OK, "zero count, new value: no-op");
+		CHECK_EQ_I(lp_state_add(st, "/d", 2, -1), LP_ECORRUPT, "negative value refused");
+		CHECK(rz->hist.used == before.used && rz->hist.total == before.total &&
+			  rz->hist.hused == before.hused, "refused adds change nothing");
+	}
+
 	/* a sparse route keeps to the slot table */
 	for (i = 0; i < 6; i++)
 		lp_state_add(st, "/sparse", 7, i * 500);
