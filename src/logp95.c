@@ -324,25 +324,39 @@ logp95_malformed_line(lp_state *st, lp_parse_status ps, const lp_line *pl,
 }
 
 PG_FUNCTION_INFO_V1(logp95_agg_line_trans);
-/* logp95_agg(line text): parse one raw line and count its latency. */
+/*
+ * logp95_agg(line text): parse one raw line and count its latency.  This
+ * runs once per row, so it avoids calls where it can: the state pointer and
+ * an inline (short or plain) text are used as they are, and only a
+ * compressed or out-of-line value goes through detoasting.
+ */
 Datum
 logp95_agg_line_trans(PG_FUNCTION_ARGS)
 {
-	lp_state   *st = logp95_state_get(fcinfo, "logp95_agg_line_trans");
-	text	   *t;
+	lp_state   *st;
+	struct varlena *t;
 	const char *line;
 	size_t		len;
 	lp_line		pl;
 	lp_parse_status ps;
+	int			rc;
 
+	st = likely(!PG_ARGISNULL(0)) ? (lp_state *) PG_GETARG_POINTER(0) :
+		logp95_state_get(fcinfo, "logp95_agg_line_trans");
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
-	t = PG_GETARG_TEXT_PP(1);
+	t = (struct varlena *) PG_GETARG_POINTER(1);
+	if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
+		t = pg_detoast_datum_packed(t);
 	line = VARDATA_ANY(t);
 	len = VARSIZE_ANY_EXHDR(t);
 	ps = lp_parse_line(line, len, &pl);
 	if (likely(ps == LP_PARSE_OK))
-		logp95_check(lp_state_add(st, pl.route, pl.route_len, pl.latency));
+	{
+		rc = lp_state_add(st, pl.route, pl.route_len, pl.latency);
+		if (unlikely(rc != LP_OK))
+			logp95_check(rc);
+	}
 	else
 		logp95_malformed_line(st, ps, &pl, line, len);
 	PG_RETURN_POINTER(st);

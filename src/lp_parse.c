@@ -14,8 +14,8 @@
  * No sign, no spaces, no exponent, no hex: only one or more ASCII digits.
  * A non-digit anywhere wins over an overflow.
  */
-lp_parse_status
-lp_parse_uint63(const char *s, size_t len, int64_t *out)
+static inline lp_parse_status
+lp_parse_digits(const char *s, size_t len, int64_t *out)
 {
 	uint64_t	v = 0;
 	size_t		i;
@@ -52,6 +52,12 @@ lp_parse_uint63(const char *s, size_t len, int64_t *out)
 		return LP_PARSE_LATENCY_RANGE;
 	*out = (int64_t) v;
 	return LP_PARSE_OK;
+}
+
+lp_parse_status
+lp_parse_uint63(const char *s, size_t len, int64_t *out)
+{
+	return lp_parse_digits(s, len, out);
 }
 
 /*
@@ -103,24 +109,26 @@ lp_blank_bits16(const char *p)
 /*
  * The fast path for a line of 16 to 63 bytes (nearly every access-log
  * line): one bit per byte says "blank", computed sixteen bytes at a time,
- * and the field boundaries fall out of bit arithmetic.  Returns the number
- * of fields found, counted up to four; with four, start[2..3] and stop[2..3]
- * are set (the first two fields are not needed).
+ * and the field boundaries fall out of bit arithmetic.  Returns 1 with the
+ * third and fourth fields when the line has at least four, 0 otherwise.
  */
 static inline int
-lp_fields_short(const char *line, size_t len, const char **start, const char **stop)
+lp_fields_short(const char *line, size_t len, const char **route,
+				const char **route_end, const char **lat, const char **lat_end)
 {
-	uint64_t	blank = 0;
+	uint64_t	blank;
 	uint64_t	word,
 				starts,
 				stops;
-	size_t		off;
-	int			n;
 
-	for (off = 0; off + 16 <= len; off += 16)
-		blank |= (uint64_t) lp_blank_bits16(line + off) << off;
-	if (off < len)
-		blank |= (uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
+	/* whole 16-byte blocks, never reading past the end */
+	blank = lp_blank_bits16(line);
+	if (len >= 32)
+		blank |= (uint64_t) lp_blank_bits16(line + 16) << 16;
+	if (len >= 48)
+		blank |= (uint64_t) lp_blank_bits16(line + 32) << 32;
+	/* and the last 16 bytes (overlapping ones give the same bits) */
+	blank |= (uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
 	/* bytes past the end count as blanks; len < 64 */
 	blank |= ~((UINT64_C(1) << len) - 1);
 	word = ~blank;
@@ -132,46 +140,31 @@ lp_fields_short(const char *line, size_t len, const char **start, const char **s
 	starts &= starts - 1;
 	stops &= stops - 1;
 	stops &= stops - 1;
-	if (starts && (starts & (starts - 1)))
-	{
-		start[2] = line + __builtin_ctzll(starts);
-		stop[2] = line + __builtin_ctzll(stops);
-		starts &= starts - 1;
-		stops &= stops - 1;
-		start[3] = line + __builtin_ctzll(starts);
-		stop[3] = line + __builtin_ctzll(stops);
-		return 4;
-	}
-	/* an error path: count the fields from scratch */
-	starts = word & ~(word << 1);
-	for (n = 0; starts && n < 4; n++)
-		starts &= starts - 1;
-	return n;
+	if (!starts || !(starts & (starts - 1)))
+		return 0;
+	*route = line + __builtin_ctzll(starts);
+	*route_end = line + __builtin_ctzll(stops);
+	starts &= starts - 1;
+	stops &= stops - 1;
+	*lat = line + __builtin_ctzll(starts);
+	*lat_end = line + __builtin_ctzll(stops);
+	return 1;
 }
 #endif
 
 /*
- * Find the four fields of a default-format line without copying anything.
- * The route slice and the error slice point into `line`.
+ * Find the four fields of any line, one field at a time; also counts the
+ * fields of a line with fewer than four, for the error message.
  */
-lp_parse_status
-lp_parse_line(const char *line, size_t len, lp_line *out)
+static lp_parse_status
+lp_parse_line_generic(const char *line, const char *end, lp_line *out)
 {
 	const char *p = line;
-	const char *end = line + len;
 	const char *start[4];
 	const char *stop[4];
 	int			n = 0;
 	lp_parse_status st;
 
-	if (len > 0 && end[-1] == '\r')
-		end--;
-
-#ifdef __SSE2__
-	if (end - line >= 16 && end - line < 64)
-		n = lp_fields_short(line, (size_t) (end - line), start, stop);
-	else
-#endif
 	while (n < 4)
 	{
 		while (p < end && LP_IS_BLANK(*p))
@@ -191,13 +184,49 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 
 	out->route = start[2];
 	out->route_len = (size_t) (stop[2] - start[2]);
-	st = lp_parse_uint63(start[3], (size_t) (stop[3] - start[3]), &out->latency);
+	st = lp_parse_digits(start[3], (size_t) (stop[3] - start[3]), &out->latency);
 	if (st != LP_PARSE_OK)
 	{
 		out->bad = start[3];
 		out->bad_len = (size_t) (stop[3] - start[3]);
 	}
 	return st;
+}
+
+/*
+ * Find the four fields of a default-format line without copying anything.
+ * The route slice and the error slice point into `line`.
+ */
+lp_parse_status
+lp_parse_line(const char *line, size_t len, lp_line *out)
+{
+	const char *end = line + len;
+
+	if (len > 0 && end[-1] == '\r')
+		end--;
+
+#ifdef __SSE2__
+	if (end - line >= 16 && end - line < 64)
+	{
+		const char *route,
+				   *route_end,
+				   *lat,
+				   *lat_end;
+
+		if (lp_fields_short(line, (size_t) (end - line), &route, &route_end, &lat, &lat_end) &&
+			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK)
+		{
+			out->route = route;
+			out->route_len = (size_t) (route_end - route);
+			out->nfields = 4;
+			out->bad = NULL;
+			out->bad_len = 0;
+			return LP_PARSE_OK;
+		}
+		/* not a plain good line: let the general path say what is wrong */
+	}
+#endif
+	return lp_parse_line_generic(line, end, out);
 }
 
 const char *

@@ -404,7 +404,7 @@ lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
 }
 
 int
-lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value)
+lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value)
 {
 	lp_route   *r;
 	int			rc = lp_state_route(st, key, keylen, &r);

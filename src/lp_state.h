@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "lp_hash.h"
 
@@ -103,8 +104,8 @@ extern lp_route *lp_state_lookup(const lp_state *st, const char *key, size_t key
  */
 extern int	lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count);
 
-/* Add one observation: lp_state_route + lp_hist_add. */
-extern int	lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value);
+/* lp_state_add's out-of-line path: lp_state_route + lp_hist_add. */
+extern int	lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value);
 
 /* Add `n` to the malformed-line counter. */
 extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
@@ -153,5 +154,76 @@ extern void (*lp_interrupt_hook) (void);
 		if ((++(counter) & (LP_CHECK_EVERY - 1)) == 0 && lp_interrupt_hook) \
 			lp_interrupt_hook(); \
 	} while (0)
+
+/* Inline even where the compiler would rather not: the per-row path. */
+#if defined(__GNUC__)
+#define LP_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define LP_ALWAYS_INLINE inline
+#endif
+
+/* Equality of two byte strings of the same length, without a library call. */
+static inline int
+lp_key_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t	x,
+				y;
+	size_t		i;
+
+	if (n < 8)
+	{
+		for (i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return 0;
+		return 1;
+	}
+	for (i = 0; i + 8 <= n; i += 8)
+	{
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	/* the last 8 bytes, overlapping what was compared already */
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+/*
+ * Add one observation of `value` (>= 0) to route `key`: the per-row hot
+ * path, inline.  A known route and a value in its dense array cost one hash,
+ * one probe and one increment; everything else goes to lp_state_add_slow.
+ */
+static LP_ALWAYS_INLINE int
+lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value)
+{
+	uint64_t	h = lp_hash_bytes(key, keylen);
+	uint32_t	i = (uint32_t) h & st->mask;
+
+	for (;;)
+	{
+		lp_route   *r = &st->routes[i];
+
+		if (r->hash == h && r->key && r->keylen == keylen && lp_key_eq(r->key, key, keylen))
+		{
+			lp_hist    *hh = &r->hist;
+
+			if ((uint64_t) value < hh->dense_cap && hh->total < (uint64_t) INT64_MAX)
+			{
+				uint64_t   *d = &hh->dense[value];
+
+				hh->used += (*d == 0);
+				(*d)++;
+				hh->total++;
+				return LP_OK;
+			}
+			return lp_hist_add(st, hh, value, 1);
+		}
+		if (!r->key)
+			return lp_state_add_slow(st, key, keylen, value);
+		i = (i + 1) & st->mask;
+	}
+}
 
 #endif							/* LP_STATE_H */
