@@ -131,6 +131,50 @@ static const char *const lines[] = {
 	"\r",
 };
 
+/*
+ * Inputs for the formats harness: combined lines (nginx with seconds,
+ * Apache with microseconds), lone timestamps (ISO 8601, common log format)
+ * and lone request times; real ones and the documented edges.
+ */
+static const char *const format_lines[] = {
+	"203.0.113.7 - - [07/Nov/2026:12:00:05 +0000] \"GET /api/v1/items?page=2&sort=desc HTTP/1.1\" 200 5123 \"https://example.com/start\" \"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0 Safari/537.36\" 0.214",
+	"2001:db8::1 - alice [07/Nov/2026:12:00:06 +0530] \"POST /api/v2/users/3/orders HTTP/2.0\" 201 87 \"-\" \"curl/8.4.0\" 1.032",
+	"::1 - - [29/Feb/2024:23:59:59 -1000] \"GET /search?q=%22a%22 HTTP/1.1\" 200 17 \"-\" \"Mozilla/5.0 \\\"quoted\\\" agent\\\\\" 0.0005",
+	"198.51.100.23 - frank [10/Oct/2000:13:55:36 -0700] \"GET /apache_pb.gif HTTP/1.0\" 200 2326 \"http://www.example.com/start.html\" \"Mozilla/4.08 [en] (Win98; I ;Nav)\" 1534",
+	"198.51.100.24 - - [10/oct/2000:13:55:37 -0700] \"GET /img/logo.png?v=3 HTTP/1.0\" 304 - \"-\" \"-\" 499",
+	"192.0.2.1 - - [07/Nov/2026:12:00:07 +0000] \"-\" 400 0 \"-\" \"-\" 0.000",
+	"[2001:db8::2] - - [07/nov/2026:12:00:08 +01:00] \"GET /caf\xc3\xa9/?x=1 HTTP/1.1\" 304 0 \"-\" \"-\" 12.5\r",
+	"10.0.0.1 - - [07/Nov/2026:12:00:09 +0000] \"GET ?only=query HTTP/1.1\" 200 1 \"-\" \"-\" 0.001",
+	"10.0.0.1 - - [07/Nov/2026:12:00:09 +0000] \"GET /max HTTP/1.1\" 200 1 \"-\" \"-\" 9223372036854775.807",
+	"10.0.0.1 - - [07/Nov/2026:12:00:09 +0000] \"GET /max HTTP/1.1\" 200 1 \"-\" \"-\" 9223372036854775807",
+	"10.0.0.1 - - [07/Nov/2026:12:00:09 +0000] \"GET /range HTTP/1.1\" 200 1 \"-\" \"-\" 9223372036854775.808",
+	"10.0.0.2 - - [07/Nov/2026:12:00:10 +0000] \"GET /x HTTP/1.1\" 200 1 \"-\" \"unterminated 0.1",
+	"10.0.0.2 - - [07/Nov/2026:12:00:10 +0000] \"GET /few HTTP/1.1\" 200 1 0.1",
+	"10.0.0.2 - - [07/Nov/2026:12:00:10 +0000] \"GET /quoted HTTP/1.1\" 200 1 \"-\" \"-\" \"0.1\"",
+	"10.0.0.2 - - [07/Nov/2026:12:00:10 +0000] \"GET /upstream HTTP/1.1\" 502 157 \"-\" \"-\" 0.050 -",
+	"  10.0.0.3\t-\t-\t[07/Nov/2026:12:00:11 +0000]\t\"GET /tabs HTTP/1.1\"\t200\t1\t\"-\"\t\"-\"\t0.3  \r",
+	"10.0.0.4 - - [31/Dec/2026:23:59:60 +0000] \"GET /leap-second HTTP/1.1\" 200 1 \"-\" \"-\" 1e3",
+	"10.0.0.4 - - 07/Nov/2026:12:00:12 +0000 \"GET /no-brackets HTTP/1.1\" 200 1 \"-\" \"-\" 0.1",
+	"2026-11-07T12:00:05",
+	"2026-11-07T12:00:05Z",
+	"2026-11-07T12:00:05.123456Z",
+	"2026-11-07T12:00:05.9999995+05:30",
+	"2024-02-29T23:59:59.5-0800",
+	"2026-11-07T12:00:05+15:59",
+	"2026-11-07T12:00:05+16:00",
+	"2023-02-29T00:00:00Z",
+	"0000-01-01T00:00:00Z",
+	"9999-12-31T23:59:59.999999999-15",
+	"  2026-11-07T12:00:05.250+01:00 GET /api/v1/x 214\r",
+	"07/Nov/2026:12:00:05 +0000",
+	"07/Nov/2026:12:00:05 +05:30",
+	"07/NOV/2026:12:00:05 -07",
+	"31/dec/1999:23:59:60 -0500",
+	"0.0005",
+	"0.0004999",
+	"9223372036854775807",
+};
+
 /* Write every corpus file. */
 int
 main(int argc, char **argv)
@@ -153,6 +197,11 @@ main(int argc, char **argv)
 	{
 		snprintf(name, sizeof(name), "line-%02zu", i);
 		put("parse", name, lines[i], strlen(lines[i]));
+	}
+	for (i = 0; i < sizeof(format_lines) / sizeof(format_lines[0]); i++)
+	{
+		snprintf(name, sizeof(name), "line-%02zu", i);
+		put("formats", name, format_lines[i], strlen(format_lines[i]));
 	}
 	lp_gen_init(&g, 300, 1);
 	for (i = 0; i < 5; i++)

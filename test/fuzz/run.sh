@@ -4,7 +4,9 @@
 #   test/fuzz/run.sh [SECONDS_PER_HARNESS]     (default $LP_FUZZ_SECONDS or 60)
 #
 # Harnesses: parse (lp_parse_line), decode (lp_validate, lp_decode_into,
-# lp_reader, lp_encode round trip), hex (lp_hex_decode + the same checks).
+# lp_reader, lp_encode round trip), hex (lp_hex_decode + the same checks),
+# formats (lp_parse_combined in the four combined formats, lp_combined_ts,
+# the ISO and CLF timestamp parsers, the request-time converters).
 # Built with clang -fsanitize=fuzzer,address,undefined into test/fuzz/build/
 # (gitignored); seeds come from test/fuzz/corpus/<harness>/, new inputs go to
 # build/corpus-<harness>/, crashes to build/crash-<harness>-*.  Prints the
@@ -15,21 +17,25 @@ src=$here/../../src
 build=$here/build
 secs=${1:-${LP_FUZZ_SECONDS:-60}}
 CLANG=${CLANG:-clang}
-harnesses=(parse decode hex)
+harnesses=(parse decode hex formats)
 
 mkdir -p "$build"
 flags=(-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
 	-fno-sanitize-recover=all -I"$src" -I"$here")
 units=("$src/lp_parse.c" "$src/lp_state.c" "$src/lp_codec.c")
-# build the three harnesses side by side; skip one that is up to date
+# fuzz_formats links the format and timestamp units instead
+formats_units=("$src/lp_formats.c" "$src/lp_ts.c" "$src/lp_parse.c")
+# build the harnesses side by side; skip one that is up to date
 pids=()
 for h in "${harnesses[@]}"; do
+	hu=("${units[@]}")
+	[ "$h" = formats ] && hu=("${formats_units[@]}")
 	fresh=1
-	for f in "$here/fuzz_$h.c" "$here/fuzz_common.h" "${units[@]}" "$src"/lp_*.h; do
+	for f in "$here/fuzz_$h.c" "$here/fuzz_common.h" "${hu[@]}" "$src"/lp_*.h; do
 		[ "$f" -nt "$build/fuzz_$h" ] && fresh=0
 	done
 	[ -x "$build/fuzz_$h" ] && [ "$fresh" = 1 ] && continue
-	"$CLANG" "${flags[@]}" -o "$build/fuzz_$h" "$here/fuzz_$h.c" "${units[@]}" \
+	"$CLANG" "${flags[@]}" -o "$build/fuzz_$h" "$here/fuzz_$h.c" "${hu[@]}" \
 		> "$build/build-$h.log" 2>&1 &
 	pids+=($!)
 done
@@ -44,7 +50,11 @@ for h in "${harnesses[@]}"; do
 	opts=()
 	[ -f "$here/$h.dict" ] && opts+=(-dict="$here/$h.dict")
 	# keep inputs small enough for many executions; the seeds fit
-	case $h in decode) opts+=(-max_len=4096) ;; hex) opts+=(-max_len=8192) ;; esac
+	case $h in
+		decode) opts+=(-max_len=4096) ;;
+		hex) opts+=(-max_len=8192) ;;
+		formats) opts+=(-max_len=1024) ;;
+	esac
 	"$build/fuzz_$h" -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
 		-rss_limit_mb=2048 -artifact_prefix="$build/crash-$h-" "${opts[@]}" \
 		"$build/corpus-$h" "$here/corpus/$h" > "$build/$h.log" 2>&1

@@ -1,0 +1,902 @@
+/*
+ * test/fuzz/fuzz_formats.c -- libFuzzer harness for the combined-format
+ * line parsers (lp_formats) and the timestamp parsers (lp_ts)
+ *
+ * Every input is fed to lp_parse_combined under the four combined formats,
+ * to lp_parse_line (the default format), to lp_combined_ts, to the ISO and
+ * common-log-format timestamp parsers (whole input and first field) and to
+ * the two request-time converters.  Checked: every slice lies inside the
+ * input and has the documented shape; the query-dropping route is a prefix
+ * of the query-keeping one; the seconds and microseconds formats agree on
+ * everything but the latency, and on the latency when the request time is
+ * rewritten in the other unit; a line rebuilt from the parsed parts parses
+ * to the same route, latency and time; parsing a copy gives the same
+ * answer; timestamps are in range, match their text and survive a
+ * print-and-parse round trip.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp_formats.h"
+#include "lp_parse.h"
+#include "lp_ts.h"
+
+/* Stop the run with a crash that libFuzzer reports and saves. */
+#define FUZZ_ASSERT(c) do { if (!(c)) abort(); } while (0)
+
+/* The four combined formats. */
+static const lp_format combined_formats[4] = {
+	LP_FMT_COMBINED, LP_FMT_COMBINED_QUERY,
+	LP_FMT_COMBINED_US, LP_FMT_COMBINED_US_QUERY
+};
+
+/* Is c a field separator? */
+static int
+is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Is c an ASCII digit? */
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Does the slice [s, s + n) lie inside [base, base + len)? */
+static int
+inside(const char *s, size_t n, const char *base, size_t len)
+{
+	return s >= base && s <= base + len && n <= (size_t) (base + len - s);
+}
+
+/* The value of n digits at s (the caller checked they are digits). */
+static int
+digits_at(const char *s, int n)
+{
+	int			v = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		FUZZ_ASSERT(is_digit(s[i]));
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Days in a month, written out independently of lp_ts_days_in_month. */
+static int
+ref_days(int year, int month)
+{
+	int			leap = (year % 400 == 0) || (year % 4 == 0 && year % 100 != 0);
+
+	switch (month)
+	{
+		case 2:
+			return leap ? 29 : 28;
+		case 4:
+		case 6:
+		case 9:
+		case 11:
+			return 30;
+		default:
+			return 31;
+	}
+}
+
+/*
+ * Reference for lp_parse_seconds_ms: "D+" or "D+.D+" to milliseconds, half
+ * up on the fourth fraction digit, in 128 bits with the integer part capped.
+ */
+static lp_cparse_status
+ref_seconds_ms(const char *s, size_t len, int64_t *ms)
+{
+	size_t		i = 0;
+	unsigned __int128 ip = 0;
+	unsigned __int128 v;
+	int			frac[4] = {0, 0, 0, 0};
+	int			n = 0;
+
+	while (i < len && is_digit(s[i]))
+	{
+		if (ip < ((unsigned __int128) 1 << 100))
+			ip = ip * 10 + (unsigned) (s[i] - '0');
+		i++;
+	}
+	if (i == 0)
+		return LP_C_BAD_LATENCY;
+	if (i < len)
+	{
+		if (s[i] != '.' || i + 1 == len)
+			return LP_C_BAD_LATENCY;
+		for (i++; i < len; i++)
+		{
+			if (!is_digit(s[i]))
+				return LP_C_BAD_LATENCY;
+			if (n < 4)
+				frac[n] = s[i] - '0';
+			n++;
+		}
+	}
+	v = ip * 1000 + (unsigned) (frac[0] * 100 + frac[1] * 10 + frac[2]) +
+		(frac[3] >= 5 ? 1 : 0);
+	if (v > (unsigned __int128) INT64_MAX)
+		return LP_C_LATENCY_RANGE;
+	*ms = (int64_t) v;
+	return LP_C_OK;
+}
+
+/* Reference for lp_parse_micros_ms: digits only, microseconds to ms half up. */
+static lp_cparse_status
+ref_micros_ms(const char *s, size_t len, int64_t *ms)
+{
+	size_t		i;
+	unsigned __int128 v = 0;
+
+	if (len == 0)
+		return LP_C_BAD_LATENCY;
+	for (i = 0; i < len; i++)
+		if (!is_digit(s[i]))
+			return LP_C_BAD_LATENCY;
+	for (i = 0; i < len; i++)
+	{
+		v = v * 10 + (unsigned) (s[i] - '0');
+		if (v > (unsigned __int128) INT64_MAX)
+			return LP_C_LATENCY_RANGE;
+	}
+	*ms = (int64_t) ((v + 500) / 1000);
+	return LP_C_OK;
+}
+
+/* Both request-time converters agree with their references on s. */
+static void
+check_request_time(const char *s, size_t len)
+{
+	int64_t		a = -1,
+				b = -1;
+	lp_cparse_status st;
+
+	st = lp_parse_seconds_ms(s, len, &a);
+	FUZZ_ASSERT(st == ref_seconds_ms(s, len, &b));
+	if (st == LP_C_OK)
+		FUZZ_ASSERT(a == b && a >= 0);
+	else
+		FUZZ_ASSERT(st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE);
+	a = b = -1;
+	st = lp_parse_micros_ms(s, len, &a);
+	FUZZ_ASSERT(st == ref_micros_ms(s, len, &b));
+	if (st == LP_C_OK)
+		FUZZ_ASSERT(a == b && a >= 0);
+	else
+		FUZZ_ASSERT(st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE);
+}
+
+/*
+ * A parsed timestamp whose status is st: an error names a field (none only
+ * for a missing timestamp), a range error is a real one, and success means
+ * every field is in its documented range.
+ */
+static void
+check_ts_fields(lp_ts_status st, const lp_ts *t)
+{
+	FUZZ_ASSERT(st == LP_TS_OK || st == LP_TS_MISSING || st == LP_TS_SYNTAX ||
+				st == LP_TS_RANGE);
+	FUZZ_ASSERT(lp_ts_field_name(t->field) != NULL);
+	if (st == LP_TS_MISSING)
+	{
+		FUZZ_ASSERT(t->field == LP_TS_F_NONE && t->text_len == 0);
+		return;
+	}
+	if (st != LP_TS_OK)
+	{
+		FUZZ_ASSERT(t->field > LP_TS_F_NONE && t->field <= LP_TS_F_END);
+		if (st == LP_TS_RANGE)
+		{
+			switch (t->field)
+			{
+				case LP_TS_F_YEAR:
+					FUZZ_ASSERT(t->year < 1);
+					break;
+				case LP_TS_F_MONTH:
+					FUZZ_ASSERT(t->month < 1 || t->month > 12);
+					break;
+				case LP_TS_F_DAY:
+					FUZZ_ASSERT(t->day < 1 || t->day > ref_days(t->year, t->month));
+					break;
+				case LP_TS_F_HOUR:
+					FUZZ_ASSERT(t->hour > 23);
+					break;
+				case LP_TS_F_MINUTE:
+					FUZZ_ASSERT(t->minute > 59);
+					break;
+				case LP_TS_F_SECOND:
+					FUZZ_ASSERT(t->second > 59);
+					break;
+				case LP_TS_F_OFFSET:
+					break;
+				default:
+					FUZZ_ASSERT(0);
+			}
+		}
+		return;
+	}
+	FUZZ_ASSERT(t->field == LP_TS_F_NONE);
+	FUZZ_ASSERT(t->year >= 1 && t->year <= 9999);
+	FUZZ_ASSERT(t->month >= 1 && t->month <= 12);
+	FUZZ_ASSERT(lp_ts_days_in_month(t->year, t->month) == ref_days(t->year, t->month));
+	FUZZ_ASSERT(t->day >= 1 && t->day <= ref_days(t->year, t->month));
+	FUZZ_ASSERT(t->hour >= 0 && t->hour <= 23);
+	FUZZ_ASSERT(t->minute >= 0 && t->minute <= 59);
+	FUZZ_ASSERT(t->second >= 0 && t->second <= 59);
+	FUZZ_ASSERT(t->usec >= 0 && t->usec <= 1000000);
+	FUZZ_ASSERT(t->offset_sec % 60 == 0);
+	FUZZ_ASSERT(t->offset_sec >= -(15 * 3600 + 59 * 60) &&
+				t->offset_sec <= 15 * 3600 + 59 * 60);
+}
+
+/* Two parses of timestamps agree field by field (text aside). */
+static void
+check_ts_same(lp_ts_status sa, const lp_ts *a, lp_ts_status sb, const lp_ts *b)
+{
+	FUZZ_ASSERT(sa == sb && a->field == b->field);
+	if (sa != LP_TS_OK)
+		return;
+	FUZZ_ASSERT(a->year == b->year && a->month == b->month && a->day == b->day);
+	FUZZ_ASSERT(a->hour == b->hour && a->minute == b->minute && a->second == b->second);
+	FUZZ_ASSERT(a->usec == b->usec && a->offset_sec == b->offset_sec);
+}
+
+/* Write an offset as "+HH:MM" (colon) or "+HHMM" into buf. */
+static int
+put_offset(char *buf, size_t size, int offset_sec, int colon)
+{
+	int			a = offset_sec < 0 ? -offset_sec : offset_sec;
+
+	return snprintf(buf, size, colon ? "%c%02d:%02d" : "%c%02d%02d",
+					offset_sec < 0 ? '-' : '+', a / 3600, a / 60 % 60);
+}
+
+/*
+ * An ISO timestamp s[0..len) was parsed with status st into t: on success
+ * check the text against the fields position by position, then print the
+ * fields back (with and without fraction and offset) and parse them again.
+ */
+static void
+check_iso(const char *s, size_t len, lp_ts_status st, const lp_ts *t)
+{
+	char		buf[96];
+	int			n;
+	lp_ts		u;
+	lp_ts_status su;
+	size_t		i;
+
+	check_ts_fields(st, t);
+	FUZZ_ASSERT(t->text == s && t->text_len == len);
+	if (st != LP_TS_OK)
+		return;
+	FUZZ_ASSERT(len >= 19);
+	FUZZ_ASSERT(s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':');
+	FUZZ_ASSERT(digits_at(s, 4) == t->year && digits_at(s + 5, 2) == t->month &&
+				digits_at(s + 8, 2) == t->day && digits_at(s + 11, 2) == t->hour &&
+				digits_at(s + 14, 2) == t->minute && digits_at(s + 17, 2) == t->second);
+	i = 19;
+	if (i < len && s[i] == '.')
+	{
+		long long	us = 0;
+		int			nd = 0;
+
+		for (i++; i < len && is_digit(s[i]); i++, nd++)
+		{
+			if (nd < 6)
+				us = us * 10 + (s[i] - '0');
+			else if (nd == 6 && s[i] >= '5')
+				us++;
+		}
+		FUZZ_ASSERT(nd >= 1);
+		for (; nd < 6; nd++)
+			us *= 10;
+		FUZZ_ASSERT(us == t->usec);
+	}
+	else
+		FUZZ_ASSERT(t->usec == 0);
+	if (i == len || (s[i] == 'Z' && i + 1 == len))
+		FUZZ_ASSERT(t->offset_sec == 0);
+	else
+	{
+		int			sign = s[i] == '-' ? -1 : 1;
+		int			mm = 0;
+
+		FUZZ_ASSERT(s[i] == '+' || s[i] == '-');
+		FUZZ_ASSERT(len - i == 3 || len - i == 5 || (len - i == 6 && s[i + 3] == ':'));
+		if (len - i > 3)
+			mm = digits_at(s + len - 2, 2);
+		FUZZ_ASSERT(t->offset_sec == sign * (digits_at(s + i + 1, 2) * 3600 + mm * 60));
+	}
+
+	/* print and parse again: the same fields (seven digits keep a rounded 1000000) */
+	n = snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d",
+				 t->year, t->month, t->day, t->hour, t->minute, t->second);
+	if (t->usec == 1000000)
+		n += snprintf(buf + n, sizeof(buf) - n, ".9999995");
+	else
+		n += snprintf(buf + n, sizeof(buf) - n, ".%06d", t->usec);
+	n += put_offset(buf + n, sizeof(buf) - n, t->offset_sec, t->offset_sec % 120 == 0);
+	su = lp_ts_parse_iso(buf, (size_t) n, &u);
+	check_ts_same(st, t, su, &u);
+	if (t->usec == 0 && t->offset_sec == 0)
+	{
+		/* the shortest form, and the same with "Z" and a '\r' line end */
+		n = snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02dZ\r",
+					 t->year, t->month, t->day, t->hour, t->minute, t->second);
+		su = lp_ts_parse_iso(buf, (size_t) n - 2, &u);
+		check_ts_same(st, t, su, &u);
+		su = lp_ts_parse_iso_field(buf, (size_t) n, &u);
+		check_ts_same(st, t, su, &u);
+	}
+}
+
+/* The English month abbreviations, in month order. */
+static const char *const month_abbrev[12] = {
+	"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec"
+};
+
+/*
+ * A common-log-format time s[0..len) was parsed with status st into t: on
+ * success check the text position by position, print it back, parse again.
+ */
+static void
+check_clf(const char *s, size_t len, lp_ts_status st, const lp_ts *t)
+{
+	char		buf[64];
+	int			n;
+	lp_ts		u;
+	lp_ts_status su;
+	int			i;
+
+	check_ts_fields(st, t);
+	FUZZ_ASSERT(t->text == s && t->text_len == len);
+	if (st != LP_TS_OK)
+		return;
+	FUZZ_ASSERT(t->usec == 0);
+	FUZZ_ASSERT(len == 24 || len == 26 || (len == 27 && s[24] == ':'));
+	FUZZ_ASSERT(s[2] == '/' && s[6] == '/' && s[11] == ':' && s[14] == ':' &&
+				s[17] == ':' && s[20] == ' ' && (s[21] == '+' || s[21] == '-'));
+	FUZZ_ASSERT(digits_at(s, 2) == t->day && digits_at(s + 7, 4) == t->year &&
+				digits_at(s + 12, 2) == t->hour && digits_at(s + 15, 2) == t->minute &&
+				digits_at(s + 18, 2) == t->second);
+	for (i = 0; i < 3; i++)
+		FUZZ_ASSERT((s[3 + i] | 0x20) == (month_abbrev[t->month - 1][i] | 0x20));
+	FUZZ_ASSERT(t->offset_sec == (s[21] == '-' ? -1 : 1) *
+				(digits_at(s + 22, 2) * 3600 + (len > 24 ? digits_at(s + len - 2, 2) * 60 : 0)));
+
+	n = snprintf(buf, sizeof(buf), "%02d/%s/%04d:%02d:%02d:%02d ",
+				 t->day, month_abbrev[t->month - 1], t->year,
+				 t->hour, t->minute, t->second);
+	n += put_offset(buf + n, sizeof(buf) - n, t->offset_sec, 0);
+	su = lp_ts_parse_clf(buf, (size_t) n, &u);
+	check_ts_same(st, t, su, &u);
+	FUZZ_ASSERT(u.text == buf && u.text_len == (size_t) n);
+}
+
+/* Everything a combined parse found, as offsets into its line (for comparing copies). */
+typedef struct cl_snap
+{
+	lp_cparse_status st;		/* the status */
+	ptrdiff_t	route;			/* route offset, -1 when NULL */
+	size_t		route_len;		/* route length */
+	int64_t		latency;		/* latency when OK, else -1 */
+	ptrdiff_t	time;			/* time offset, -1 when NULL */
+	size_t		time_len;		/* time length */
+	ptrdiff_t	request;		/* request offset, -1 when NULL */
+	size_t		request_len;	/* request length */
+	ptrdiff_t	bad;			/* bad field offset, -1 when NULL */
+	size_t		bad_len;		/* bad field length */
+	int			tail_fields;	/* fields after the request */
+} cl_snap;
+
+/* Offset of p from base, -1 for NULL. */
+static ptrdiff_t
+off(const char *p, const char *base)
+{
+	return p ? p - base : -1;
+}
+
+/* Snapshot a parse result relative to its line. */
+static cl_snap
+snap(lp_cparse_status st, const lp_cline *c, const char *line)
+{
+	cl_snap		s;
+
+	s.st = st;
+	s.route = off(c->route, line);
+	s.route_len = c->route_len;
+	s.latency = st == LP_C_OK ? c->latency : -1;
+	s.time = off(c->time, line);
+	s.time_len = c->time_len;
+	s.request = off(c->request, line);
+	s.request_len = c->request_len;
+	s.bad = off(c->bad, line);
+	s.bad_len = c->bad_len;
+	s.tail_fields = c->tail_fields;
+	return s;
+}
+
+/* Is st a status about the request time (the last field)? */
+static int
+latency_status(lp_cparse_status st)
+{
+	return st == LP_C_OK || st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE;
+}
+
+/*
+ * The request time of a successfully parsed line: the run of digits and
+ * dots that ends the line (after trailing blanks and the '\r').  The byte
+ * before the field is a blank or a closing quote, neither in the run, so
+ * the run is exactly the field.
+ */
+static void
+last_field(const char *line, size_t len, const char **s, size_t *n)
+{
+	const char *end = line + len;
+	const char *p;
+
+	if (len > 0 && end[-1] == '\r')
+		end--;
+	while (end > line && is_blank(end[-1]))
+		end--;
+	p = end;
+	while (p > line && (is_digit(p[-1]) || p[-1] == '.'))
+		p--;
+	*s = p;
+	*n = (size_t) (end - p);
+}
+
+/*
+ * Invariants of one combined parse of line[0..len) under format f.
+ */
+static void
+check_cline(const char *line, size_t len, lp_format f, lp_cparse_status st,
+			const lp_cline *c)
+{
+	const char *end = line + len;
+	const char *p;
+	size_t		i;
+
+	if (len > 0 && end[-1] == '\r')
+		end--;
+	FUZZ_ASSERT(st >= LP_C_OK && st <= LP_C_LATENCY_RANGE);
+	if (st == LP_C_NO_TIME)
+	{
+		FUZZ_ASSERT(c->time == NULL && c->request == NULL && c->route == NULL);
+		/* really no '[' ... ']' after the first field */
+		p = line;
+		while (p < end && is_blank(*p))
+			p++;
+		while (p < end && !is_blank(*p))
+			p++;
+		p = memchr(p, '[', (size_t) (end - p));
+		FUZZ_ASSERT(p == NULL || memchr(p, ']', (size_t) (end - p)) == NULL);
+		return;
+	}
+
+	/* the time: between the first '[' after the client address and the next ']' */
+	FUZZ_ASSERT(c->time != NULL && c->time > line && inside(c->time, c->time_len, line, len));
+	FUZZ_ASSERT(c->time[-1] == '[' && c->time + c->time_len < end &&
+				c->time[c->time_len] == ']');
+	FUZZ_ASSERT(memchr(c->time, ']', c->time_len) == NULL);
+	p = line;
+	while (p < end && is_blank(*p))
+		p++;
+	while (p < end && !is_blank(*p))
+		p++;
+	FUZZ_ASSERT(p < c->time && memchr(p, '[', (size_t) (c->time - 1 - p)) == NULL);
+
+	if (st == LP_C_NO_REQUEST)
+	{
+		FUZZ_ASSERT(c->request == NULL && c->route == NULL);
+		p = c->time + c->time_len + 1;
+		while (p < end && is_blank(*p))
+			p++;
+		FUZZ_ASSERT(p == end || *p != '"');
+		return;
+	}
+	if (c->request == NULL)
+	{
+		/* only an unterminated request leaves it unset */
+		FUZZ_ASSERT(st == LP_C_UNTERMINATED && c->route == NULL);
+		return;
+	}
+
+	/* the request: quoted, after blanks after ']', no unescaped quote inside */
+	FUZZ_ASSERT(inside(c->request, c->request_len, line, (size_t) (end - line)));
+	FUZZ_ASSERT(c->request[-1] == '"' && c->request + c->request_len < end &&
+				c->request[c->request_len] == '"');
+	for (p = c->time + c->time_len + 1; p < c->request - 1; p++)
+		FUZZ_ASSERT(is_blank(*p));
+	for (i = 0; i < c->request_len; i++)
+	{
+		FUZZ_ASSERT(c->request[i] != '"');
+		if (c->request[i] == '\\')
+			i++;
+	}
+	FUZZ_ASSERT(i == c->request_len);
+
+	/* the route: the second blank-separated word of the request */
+	FUZZ_ASSERT(c->route != NULL &&
+				inside(c->route, c->route_len, c->request, c->request_len));
+	for (i = 0; i < c->route_len; i++)
+	{
+		FUZZ_ASSERT(!is_blank(c->route[i]));
+		if (!lp_format_keeps_query(f))
+			FUZZ_ASSERT(c->route[i] != '?');
+	}
+	if (st == LP_C_BAD_REQUEST)
+	{
+		FUZZ_ASSERT(c->route_len == 0 && c->tail_fields == 0 && c->bad == NULL);
+		return;
+	}
+	FUZZ_ASSERT(c->route_len > 0);
+	FUZZ_ASSERT(c->route > c->request && is_blank(c->route[-1]));
+	p = c->route + c->route_len;
+	FUZZ_ASSERT(p == c->request + c->request_len || is_blank(*p) ||
+				(!lp_format_keeps_query(f) && *p == '?'));
+	/* before the route: blanks, one word (the method), blanks */
+	p = c->request;
+	while (p < c->route && is_blank(*p))
+		p++;
+	FUZZ_ASSERT(p < c->route && !is_blank(*p));
+	while (p < c->route && !is_blank(*p))
+		p++;
+	while (p < c->route && is_blank(*p))
+		p++;
+	FUZZ_ASSERT(p == c->route);
+
+	if (st == LP_C_UNTERMINATED || st == LP_C_TOO_FEW_FIELDS)
+	{
+		FUZZ_ASSERT(c->bad == NULL);
+		if (st == LP_C_TOO_FEW_FIELDS)
+			FUZZ_ASSERT(c->tail_fields >= 0 && c->tail_fields < LP_C_MIN_TAIL_FIELDS);
+		return;
+	}
+	FUZZ_ASSERT(c->tail_fields >= LP_C_MIN_TAIL_FIELDS);
+	if (st == LP_C_OK)
+	{
+		const char *s;
+		size_t		n;
+		int64_t		ms = -1;
+
+		FUZZ_ASSERT(c->latency >= 0 && c->bad == NULL);
+		last_field(line, len, &s, &n);
+		FUZZ_ASSERT(n > 0 && s > c->request + c->request_len);
+		FUZZ_ASSERT(is_blank(s[-1]) || s[-1] == '"');
+		FUZZ_ASSERT((lp_format_micros(f) ? lp_parse_micros_ms(s, n, &ms) :
+					 lp_parse_seconds_ms(s, n, &ms)) == LP_C_OK);
+		FUZZ_ASSERT(ms == c->latency);
+		return;
+	}
+	/* a bad request time: the last field, after the request */
+	FUZZ_ASSERT(c->bad != NULL && c->bad_len > 0 &&
+				c->bad > c->request + c->request_len &&
+				inside(c->bad, c->bad_len, line, (size_t) (end - line)));
+	p = c->bad + c->bad_len;
+	while (p < end && is_blank(*p))
+		p++;
+	FUZZ_ASSERT(p == end);
+	if (c->bad[0] == '"')
+	{
+		FUZZ_ASSERT(st == LP_C_BAD_LATENCY && c->bad_len >= 2 &&
+					c->bad[c->bad_len - 1] == '"');
+	}
+	else
+	{
+		int64_t		ms;
+
+		for (i = 0; i < c->bad_len; i++)
+			FUZZ_ASSERT(!is_blank(c->bad[i]));
+		FUZZ_ASSERT((lp_format_micros(f) ? lp_parse_micros_ms(c->bad, c->bad_len, &ms) :
+					 lp_parse_seconds_ms(c->bad, c->bad_len, &ms)) == st);
+	}
+}
+
+/*
+ * The query-dropping parse d and the query-keeping parse k of one line:
+ * the same up to the route, whose dropped form is a prefix of the kept
+ * one ending where a '?' starts; past the route, the same answer.
+ */
+static void
+check_query_pair(lp_cparse_status sd, const lp_cline *d,
+				 lp_cparse_status sk, const lp_cline *k)
+{
+	FUZZ_ASSERT(d->time == k->time && d->time_len == k->time_len);
+	FUZZ_ASSERT(d->request == k->request && d->request_len == k->request_len);
+	FUZZ_ASSERT(d->route == k->route && d->route_len <= k->route_len);
+	if (d->route != NULL && d->route_len < k->route_len)
+		FUZZ_ASSERT(k->route[d->route_len] == '?');
+	if (sd == LP_C_BAD_REQUEST)
+	{
+		/* nothing but a query string, or nothing at all */
+		FUZZ_ASSERT(sk == LP_C_BAD_REQUEST || (k->route_len > 0 && k->route[0] == '?'));
+		return;
+	}
+	FUZZ_ASSERT(sd == sk && d->tail_fields == k->tail_fields);
+	FUZZ_ASSERT(d->bad == k->bad && d->bad_len == k->bad_len);
+	if (sd == LP_C_OK)
+		FUZZ_ASSERT(d->latency == k->latency);
+}
+
+/*
+ * The seconds parse s and the microseconds parse u of one line (same
+ * query handling): identical except for how the request time is read.
+ */
+static void
+check_unit_pair(lp_cparse_status ss, const lp_cline *s,
+				lp_cparse_status su, const lp_cline *u)
+{
+	FUZZ_ASSERT(s->time == u->time && s->time_len == u->time_len);
+	FUZZ_ASSERT(s->request == u->request && s->request_len == u->request_len);
+	FUZZ_ASSERT(s->route == u->route && s->route_len == u->route_len);
+	FUZZ_ASSERT(s->tail_fields == u->tail_fields);
+	if (latency_status(ss) || latency_status(su))
+		FUZZ_ASSERT(latency_status(ss) && latency_status(su));
+	else
+		FUZZ_ASSERT(ss == su);
+}
+
+/*
+ * Parse line[0..len) with the request time field [fs, fs + fn) replaced
+ * by text[0..tn) under format f; buf must hold len + tn bytes.
+ */
+static lp_cparse_status
+parse_replaced(const char *line, size_t len, const char *fs, size_t fn,
+			   const char *text, size_t tn, lp_format f, char *buf, lp_cline *out)
+{
+	size_t		pre = (size_t) (fs - line);
+	size_t		post = len - pre - fn;
+
+	memcpy(buf, line, pre);
+	memcpy(buf + pre, text, tn);
+	memcpy(buf + pre + tn, fs + fn, post);
+	return lp_parse_combined(buf, pre + tn + post, f, out);
+}
+
+/*
+ * A line that parsed under format f (a seconds format) or its microseconds
+ * twin: rewrite the request time in the other unit, parse again, and the
+ * route and latency must not change.
+ */
+static void
+check_unit_rewrite(const char *line, size_t len, lp_format fsec, lp_format fus,
+				   lp_cparse_status ss, const lp_cline *s,
+				   lp_cparse_status su, const lp_cline *u)
+{
+	const char *fs;
+	size_t		fn;
+	char		text[64];
+	int			tn;
+	char	   *buf;
+	lp_cline	r;
+	lp_cparse_status sr;
+
+	if (su == LP_C_OK)
+	{
+		int64_t		us;
+
+		/* microseconds -> "S.ffffff": the same milliseconds */
+		last_field(line, len, &fs, &fn);
+		FUZZ_ASSERT(lp_parse_uint63(fs, fn, &us) == LP_PARSE_OK);
+		tn = snprintf(text, sizeof(text), "%lld.%06lld",
+					  (long long) (us / 1000000), (long long) (us % 1000000));
+		buf = malloc(len + (size_t) tn);
+		sr = parse_replaced(line, len, fs, fn, text, (size_t) tn, fsec, buf, &r);
+		FUZZ_ASSERT(sr == LP_C_OK && r.latency == u->latency);
+		FUZZ_ASSERT(r.route - buf == u->route - line && r.route_len == u->route_len);
+		free(buf);
+	}
+	if (ss == LP_C_OK)
+	{
+		const char *dot;
+		unsigned __int128 us = 0;
+		size_t		i;
+		int			nd = 0;
+
+		/* "S[.f]" with at most six fraction digits -> microseconds, if they fit */
+		last_field(line, len, &fs, &fn);
+		dot = memchr(fs, '.', fn);
+		if (dot && fn - (size_t) (dot + 1 - fs) > 6)
+			return;
+		for (i = 0; i < fn; i++)
+		{
+			if (fs[i] == '.')
+				continue;
+			us = us * 10 + (unsigned) (fs[i] - '0');
+			if (us > (unsigned __int128) INT64_MAX)
+				return;
+			if (dot && fs + i > dot)
+				nd++;
+		}
+		for (; nd < 6; nd++)
+		{
+			us *= 10;
+			if (us > (unsigned __int128) INT64_MAX)
+				return;
+		}
+		tn = snprintf(text, sizeof(text), "%lld", (long long) us);
+		buf = malloc(len + (size_t) tn);
+		sr = parse_replaced(line, len, fs, fn, text, (size_t) tn, fus, buf, &r);
+		FUZZ_ASSERT(sr == LP_C_OK && r.latency == s->latency);
+		FUZZ_ASSERT(r.route - buf == s->route - line && r.route_len == s->route_len);
+		free(buf);
+	}
+}
+
+/*
+ * A line that parsed under f: rebuild a plain line from its time, route
+ * and request time; it must parse to the same route, latency and time.
+ */
+static void
+check_rebuild(const char *line, size_t len, lp_format f, const lp_cline *c)
+{
+	static const char head[] = "203.0.113.9 - - [";
+	static const char mid1[] = "] \"GET ";
+	static const char mid2[] = " HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0 (X11)\" ";
+	const char *fs;
+	size_t		fn;
+	size_t		n;
+	char	   *buf;
+	char	   *p;
+	lp_cline	r;
+	lp_cparse_status sr;
+	lp_ts		t1,
+				t2;
+
+	last_field(line, len, &fs, &fn);
+	n = strlen(head) + c->time_len + strlen(mid1) + c->route_len + strlen(mid2) + fn;
+	buf = malloc(n);
+	p = buf;
+	memcpy(p, head, strlen(head));
+	p += strlen(head);
+	memcpy(p, c->time, c->time_len);
+	p += c->time_len;
+	memcpy(p, mid1, strlen(mid1));
+	p += strlen(mid1);
+	memcpy(p, c->route, c->route_len);
+	p += c->route_len;
+	memcpy(p, mid2, strlen(mid2));
+	p += strlen(mid2);
+	memcpy(p, fs, fn);
+	p += fn;
+	FUZZ_ASSERT((size_t) (p - buf) == n);
+	sr = lp_parse_combined(buf, n, f, &r);
+	FUZZ_ASSERT(sr == LP_C_OK && r.latency == c->latency && r.tail_fields == 5);
+	FUZZ_ASSERT(r.route_len == c->route_len && memcmp(r.route, c->route, c->route_len) == 0);
+	FUZZ_ASSERT(r.time_len == c->time_len && memcmp(r.time, c->time, c->time_len) == 0);
+	check_ts_same(lp_combined_ts(line, len, &t1), &t1, lp_combined_ts(buf, n, &t2), &t2);
+	free(buf);
+}
+
+/* Check every invariant on one input. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *line = (const char *) data;
+	lp_cline	c[4];
+	lp_cparse_status st[4];
+	char	   *copy;
+	int			i;
+	lp_ts		t;
+	lp_ts		t2;
+	lp_ts_status ts;
+	lp_ts_status ts2;
+	lp_line		dl;
+	lp_parse_status ds;
+	static int	names_checked = 0;
+
+	if (!names_checked)
+	{
+		/* the format names round-trip through the lookup */
+		for (i = 0; i < LP_FMT_COUNT; i++)
+		{
+			const char *nm = lp_format_name((lp_format) i);
+
+			FUZZ_ASSERT(lp_format_lookup(nm, strlen(nm)) == i);
+			FUZZ_ASSERT(strstr(lp_format_names(), nm) != NULL);
+		}
+		FUZZ_ASSERT(lp_format_lookup("Combined", 8) == -1);
+		names_checked = 1;
+	}
+
+	/* the combined formats, each on its own */
+	for (i = 0; i < 4; i++)
+	{
+		memset(&c[i], 0xA5, sizeof(c[i]));
+		st[i] = lp_parse_combined(line, size, combined_formats[i], &c[i]);
+		check_cline(line, size, combined_formats[i], st[i], &c[i]);
+	}
+	/* query dropped vs kept, seconds vs microseconds */
+	check_query_pair(st[0], &c[0], st[1], &c[1]);
+	check_query_pair(st[2], &c[2], st[3], &c[3]);
+	check_unit_pair(st[0], &c[0], st[2], &c[2]);
+	check_unit_pair(st[1], &c[1], st[3], &c[3]);
+	check_unit_rewrite(line, size, LP_FMT_COMBINED, LP_FMT_COMBINED_US,
+					   st[0], &c[0], st[2], &c[2]);
+	check_unit_rewrite(line, size, LP_FMT_COMBINED_QUERY, LP_FMT_COMBINED_US_QUERY,
+					   st[1], &c[1], st[3], &c[3]);
+	for (i = 0; i < 4; i++)
+		if (st[i] == LP_C_OK)
+			check_rebuild(line, size, combined_formats[i], &c[i]);
+
+	/* a copy of the line parses the same, slices at the same offsets */
+	copy = malloc(size ? size : 1);
+	memcpy(copy, line, size);
+	for (i = 0; i < 4; i++)
+	{
+		lp_cline	cc;
+		lp_cparse_status sc = lp_parse_combined(copy, size, combined_formats[i], &cc);
+		cl_snap		a = snap(st[i], &c[i], line);
+		cl_snap		b = snap(sc, &cc, copy);
+
+		FUZZ_ASSERT(a.st == b.st && a.route == b.route && a.route_len == b.route_len);
+		FUZZ_ASSERT(a.latency == b.latency && a.time == b.time && a.time_len == b.time_len);
+		FUZZ_ASSERT(a.request == b.request && a.request_len == b.request_len);
+		FUZZ_ASSERT(a.bad == b.bad && a.bad_len == b.bad_len &&
+					a.tail_fields == b.tail_fields);
+	}
+
+	/* the time of a combined line: the parser's "[...]" field, read as CLF */
+	ts = lp_combined_ts(line, size, &t);
+	check_ts_fields(ts, &t);
+	if (st[0] == LP_C_NO_TIME)
+		FUZZ_ASSERT(ts == LP_TS_MISSING && t.text == NULL);
+	else
+	{
+		FUZZ_ASSERT(t.text == c[0].time && t.text_len == c[0].time_len);
+		check_clf(t.text, t.text_len, ts, &t);
+		ts2 = lp_combined_ts(copy, size, &t2);
+		check_ts_same(ts, &t, ts2, &t2);
+		FUZZ_ASSERT(t2.text - copy == t.text - line);
+	}
+
+	/* the timestamp parsers on the whole input */
+	ts = lp_ts_parse_iso(line, size, &t);
+	check_iso(line, size, ts, &t);
+	ts2 = lp_ts_parse_iso(copy, size, &t2);
+	check_ts_same(ts, &t, ts2, &t2);
+	ts = lp_ts_parse_clf(line, size, &t);
+	check_clf(line, size, ts, &t);
+
+	/* the ISO timestamp as the first field of a default-format line */
+	ts = lp_ts_parse_iso_field(line, size, &t);
+	FUZZ_ASSERT(t.text != NULL && inside(t.text, t.text_len, line, size));
+	{
+		const char *end = line + size;
+		const char *p = line;
+
+		if (size > 0 && end[-1] == '\r')
+			end--;
+		while (p < end && is_blank(*p))
+			p++;
+		FUZZ_ASSERT(t.text == p);
+		FUZZ_ASSERT(t.text + t.text_len == end || is_blank(t.text[t.text_len]));
+		for (p = t.text; p < t.text + t.text_len; p++)
+			FUZZ_ASSERT(!is_blank(*p));
+		check_iso(t.text, t.text_len, ts, &t);
+		FUZZ_ASSERT((ts == LP_TS_MISSING) == (t.text_len == 0));
+	}
+
+	/* the default format's parser, whose route is its third field */
+	ds = lp_parse_line(line, size, &dl);
+	FUZZ_ASSERT(ds == LP_PARSE_OK || ds == LP_PARSE_TOO_FEW_FIELDS ||
+				ds == LP_PARSE_BAD_LATENCY || ds == LP_PARSE_LATENCY_RANGE);
+	if (ds == LP_PARSE_OK)
+		FUZZ_ASSERT(dl.latency >= 0 && inside(dl.route, dl.route_len, line, size));
+
+	/* the request-time converters on the whole input */
+	check_request_time(line, size);
+	free(copy);
+	return 0;
+}
