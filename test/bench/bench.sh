@@ -108,6 +108,29 @@ bench_start() {
 		echo "*** the machine is busy (load average above half the cores): wall-clock figures will be noisy; cpu_ms and callgrind are steadier"
 	fi
 	echo "logp95 commit: $(git -C "$LP_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$LP_ROOT" diff --quiet -- src 2>/dev/null || echo ' (src/ has uncommitted changes)')"
+	cpu_capacity
+}
+
+# How much parallel CPU the machine really gives: the same CPU-bound loop
+# alone, then as many copies at once as there are cores.  With n real cores
+# the copies take as long as one; on a machine whose cores share one
+# physical core (or a one-CPU quota) they take n times as long, and parallel
+# query cannot win there whatever the extension does.
+cpu_capacity() {
+	local n t0 t1 tn i
+	n=$(nproc)
+	t0=$(date +%s.%N)
+	perl -e 'my $x = 0; $x += $_ * $_ for 1 .. 20_000_000;'
+	t1=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
+	t0=$(date +%s.%N)
+	for i in $(seq "$n"); do perl -e 'my $x = 0; $x += $_ * $_ for 1 .. 20_000_000;' & done
+	wait
+	tn=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
+	echo "parallel CPU capacity: one CPU-bound loop ${t1} s, $n copies at once ${tn} s => $(awk -v a="$t1" -v b="$tn" -v n="$n" 'BEGIN {printf "%.2f", n * a / b}') cores' worth of throughput"
+}
+	t1=$( { /usr/bin/time -f %e bash -c "$(declare -f spin); spin"; } 2>&1 )
+	tn=$( { /usr/bin/time -f %e bash -c "$(declare -f spin); for i in \$(seq $n); do spin & done; wait"; } 2>&1 )
+	echo "parallel CPU capacity: one CPU-bound loop ${t1} s, $n copies at once ${tn} s => $(awk -v a="$t1" -v b="$tn" -v n="$n" 'BEGIN {printf "%.2f", n * a / b}') cores' worth of throughput"
 }
 
 # Load N generated lines into access_log and the parsed copy into access_parsed.
