@@ -8,6 +8,7 @@
 #include "lp_codec.h"
 #include "lp_gen.h"
 #include "lp_parse.h"
+#include "ref_parse.h"
 #include "lp_state.h"
 
 /* ---------- assertions ---------- */
@@ -425,58 +426,6 @@ test_parse_utf8(void)
 	CHECK_EQ_I(parse(big, &l), LP_PARSE_OK, "long route");
 	CHECK_EQ_I(l.route_len, sizeof(big) - 10, "long route length");
 	CHECK_EQ_I(l.latency, 9, "long route latency");
-}
-
-/* The documented format read byte by byte, the number checked in 128 bits. */
-static lp_parse_status
-ref_parse(const char *line, size_t len, lp_line *out)
-{
-	const char *p = line;
-	const char *end = line + len;
-	const char *start[4];
-	const char *stop[4];
-	int			n = 0;
-	unsigned __int128 v = 0;
-	const char *q;
-
-	if (len > 0 && end[-1] == '\r')
-		end--;
-	while (n < 4)
-	{
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end)
-			break;
-		start[n] = p;
-		while (p < end && *p != ' ' && *p != '\t')
-			p++;
-		stop[n] = p;
-		n++;
-	}
-	out->nfields = n;
-	out->bad = NULL;
-	out->bad_len = 0;
-	if (n < 4)
-		return LP_PARSE_TOO_FEW_FIELDS;
-	out->route = start[2];
-	out->route_len = (size_t) (stop[2] - start[2]);
-	for (q = start[3]; q < stop[3]; q++)
-		if (*q < '0' || *q > '9')
-			break;
-	out->bad = start[3];
-	out->bad_len = (size_t) (stop[3] - start[3]);
-	if (q != stop[3])
-		return LP_PARSE_BAD_LATENCY;
-	for (q = start[3]; q < stop[3]; q++)
-	{
-		v = v * 10 + (unsigned) (*q - '0');
-		if (v > (unsigned __int128) INT64_MAX)
-			return LP_PARSE_LATENCY_RANGE;
-	}
-	out->bad = NULL;
-	out->bad_len = 0;
-	out->latency = (int64_t) v;
-	return LP_PARSE_OK;
 }
 
 /* Random lines of 0..90 bytes (every fast-path length) agree with the reference. */
