@@ -128,10 +128,6 @@ cpu_capacity() {
 	tn=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
 	echo "parallel CPU capacity: one CPU-bound loop ${t1} s, $n copies at once ${tn} s => $(awk -v a="$t1" -v b="$tn" -v n="$n" 'BEGIN {printf "%.2f", n * a / b}') cores' worth of throughput"
 }
-	t1=$( { /usr/bin/time -f %e bash -c "$(declare -f spin); spin"; } 2>&1 )
-	tn=$( { /usr/bin/time -f %e bash -c "$(declare -f spin); for i in \$(seq $n); do spin & done; wait"; } 2>&1 )
-	echo "parallel CPU capacity: one CPU-bound loop ${t1} s, $n copies at once ${tn} s => $(awk -v a="$t1" -v b="$tn" -v n="$n" 'BEGIN {printf "%.2f", n * a / b}') cores' worth of throughput"
-}
 
 # Load N generated lines into access_log and the parsed copy into access_parsed.
 bench_load() {
