@@ -117,14 +117,17 @@ bench_start() {
 # physical core (or a one-CPU quota) they take n times as long, and parallel
 # query cannot win there whatever the extension does.
 cpu_capacity() {
-	local n t0 t1 tn i
+	local n t0 t1 tn i pids=()
 	n=$(nproc)
 	t0=$(date +%s.%N)
 	perl -e 'my $x = 0; $x += $_ * $_ for 1 .. 20_000_000;'
 	t1=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
 	t0=$(date +%s.%N)
-	for i in $(seq "$n"); do perl -e 'my $x = 0; $x += $_ * $_ for 1 .. 20_000_000;' & done
-	wait
+	for i in $(seq "$n"); do
+		perl -e 'my $x = 0; $x += $_ * $_ for 1 .. 20_000_000;' &
+		pids+=($!)
+	done
+	wait "${pids[@]}"			# not a bare wait: that would wait for the tee of the log too
 	tn=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
 	echo "parallel CPU capacity: one CPU-bound loop ${t1} s, $n copies at once ${tn} s => $(awk -v a="$t1" -v b="$tn" -v n="$n" 'BEGIN {printf "%.2f", n * a / b}') cores' worth of throughput"
 }
