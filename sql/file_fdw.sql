@@ -7,8 +7,15 @@ RESET client_min_messages;
 -- test/data/access_bytes.log holds backslashes (\b, \N, \., \t, \\, \x22),
 -- real tabs, double and single quotes, commas and UTF-8; the server reads it
 -- as the postgres OS user
+-- (test/run.sh sets LP_TEST_DATA_DIR to a readable copy when the postgres
+-- user cannot read the source tree, e.g. a clone under /root)
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set logfile :abs_srcdir '/test/data/access_bytes.log'
+\getenv datadir LP_TEST_DATA_DIR
+\if :{?datadir}
+\else
+\set datadir :abs_srcdir '/test/data'
+\endif
+\set logfile :datadir '/access_bytes.log'
 
 -- CSV mode interprets no backslash; \x01 as delimiter and \x02 as quote never
 -- occur in nginx or Apache logs (both escape control bytes as \xHH)
@@ -60,8 +67,8 @@ FROM (SELECT line FROM access_log_text EXCEPT ALL SELECT line FROM access_log_fi
 
 -- the COPY recipe: \copy reads the file on the client side, same options
 CREATE TABLE fdw_loaded(line text);
-\cd :abs_srcdir
-\copy fdw_loaded(line) FROM 'test/data/access_bytes.log' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+\cd :datadir
+\copy fdw_loaded(line) FROM 'access_bytes.log' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
 SELECT count(*) AS differing_lines FROM (
 	(TABLE fdw_loaded EXCEPT ALL SELECT line FROM access_log_file)
 	UNION ALL

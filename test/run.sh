@@ -45,6 +45,16 @@ fi
 lp_cluster_start
 lp_say "cluster on $PGHOST port $PGPORT"
 
+# The server reads test data as the postgres OS user: when it cannot reach
+# the source tree (a clone under /root, say), give it a readable copy.
+if ! lp_as_pg test -r "$LP_ROOT/test/data/access_bytes.log"; then
+	LP_TEST_DATA_DIR=$(mktemp -d /tmp/logp95-data.XXXXXX)
+	cp -a test/data/. "$LP_TEST_DATA_DIR/"
+	chmod -R a+rX "$LP_TEST_DATA_DIR"
+	export LP_TEST_DATA_DIR
+	lp_say "test data copied to $LP_TEST_DATA_DIR (the source tree is not readable by postgres)"
+fi
+
 # 2. pg_regress: make installcheck
 lp_say "make installcheck"
 make -s PG_CONFIG="$PG_CONFIG" installcheck > /tmp/logp95-regress.log 2>&1; rc=$?
@@ -66,6 +76,7 @@ for t in test/t/*.sh; do
 done
 
 lp_cluster_stop
+[ -n "${LP_TEST_DATA_DIR:-}" ] && rm -rf "$LP_TEST_DATA_DIR"
 [ ${#failures[@]} -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
