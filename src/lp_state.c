@@ -13,6 +13,9 @@
 
 static int	lp_hist_grow(lp_state *st, lp_hist *h);
 
+/* The dense pointer of a histogram that gave its array up for good. */
+static uint32_t lp_dense_off[1];
+
 /* Non-NULL key for the empty route. */
 static const char lp_empty_key[1] = "";
 
@@ -78,7 +81,8 @@ lp_state_free(lp_state *st)
 	{
 		if (st->routes[i].key && st->routes[i].hist.slots)
 			st->alloc.free(st->alloc.ctx, st->routes[i].hist.slots);
-		if (st->routes[i].key && st->routes[i].hist.dense)
+		if (st->routes[i].key && st->routes[i].hist.dense &&
+			st->routes[i].hist.dense != lp_dense_off)
 			st->alloc.free(st->alloc.ctx, st->routes[i].hist.dense);
 	}
 	st->alloc.free(st->alloc.ctx, st->routes);
@@ -286,17 +290,54 @@ lp_hist_slot_insert(lp_hist *h, int64_t value, uint64_t count)
 }
 
 /*
+ * Give the dense array up: a count would pass what its 32-bit slots hold
+ * (2^32 - 1 of one latency in one route).  Every count moves to the slot
+ * table, which holds 64-bit counts, and the histogram never makes an array
+ * again.  A failure to grow the table leaves the histogram as it was.
+ */
+static int
+lp_hist_dense_off(lp_state *st, lp_hist *h)
+{
+	uint32_t	i,
+				n = 0;
+	int			rc;
+
+	for (i = 0; i < h->dense_cap; i++)
+		n += h->dense[i] != 0;
+	while (!h->slots || (uint64_t) (h->hused + n) * 4 > (uint64_t) (h->mask + 1) * 3)
+	{
+		if ((rc = lp_hist_grow(st, h)) != LP_OK)
+			return rc;
+	}
+	for (i = 0; i < h->dense_cap; i++)
+		if (h->dense[i])
+			lp_hist_slot_insert(h, (int64_t) i, h->dense[i]);
+	if (h->dense)
+		st->alloc.free(st->alloc.ctx, h->dense);
+	h->dense = lp_dense_off;
+	h->dense_cap = 0;
+	return LP_OK;
+}
+
+/*
  * Widen the dense array to `cap` values and move the slot-table values
- * below `cap` into it (the table is rebuilt without them).
+ * below `cap` into it (the table is rebuilt without them).  When one of
+ * those counts is too big for a dense slot, the array is given up instead.
  */
 static int
 lp_hist_dense_grow(lp_state *st, lp_hist *h, uint32_t cap)
 {
 	uint32_t	slotcap = h->mask + 1;
-	uint64_t   *nd = lp_zalloc(&st->alloc, (size_t) cap * sizeof(uint64_t));
-	lp_pair    *ns = nd ? lp_zalloc(&st->alloc, (size_t) slotcap * sizeof(lp_pair)) : NULL;
+	uint32_t   *nd;
+	lp_pair    *ns;
 	lp_pair    *old = h->slots;
 	uint32_t	i;
+
+	for (i = 0; i < slotcap; i++)
+		if (old[i].count > UINT32_MAX && (uint64_t) old[i].value < cap)
+			return lp_hist_dense_off(st, h);
+	nd = lp_zalloc(&st->alloc, (size_t) cap * sizeof(uint32_t));
+	ns = nd ? lp_zalloc(&st->alloc, (size_t) slotcap * sizeof(lp_pair)) : NULL;
 
 	/* get both blocks before changing anything: a failure leaves h as it was */
 	if (!ns)
@@ -307,7 +348,7 @@ lp_hist_dense_grow(lp_state *st, lp_hist *h, uint32_t cap)
 	}
 	if (h->dense)
 	{
-		memcpy(nd, h->dense, (size_t) h->dense_cap * sizeof(uint64_t));
+		memcpy(nd, h->dense, (size_t) h->dense_cap * sizeof(uint32_t));
 		st->alloc.free(st->alloc.ctx, h->dense);
 	}
 	h->dense = nd;
@@ -319,7 +360,7 @@ lp_hist_dense_grow(lp_state *st, lp_hist *h, uint32_t cap)
 		if (!old[i].count)
 			continue;
 		if ((uint64_t) old[i].value < cap)
-			nd[old[i].value] = old[i].count;
+			nd[old[i].value] = (uint32_t) old[i].count;	/* checked above */
 		else
 			lp_hist_slot_insert(h, old[i].value, old[i].count);
 	}
@@ -361,14 +402,19 @@ lp_hist_add_slow(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
 
 		while (cap <= (uint64_t) value)
 			cap *= 2;
-		if ((uint64_t) cap <= (uint64_t) LP_DENSE_RATIO * (h->used + 1))
+		if ((uint64_t) cap <= (uint64_t) LP_DENSE_RATIO * (h->used + 1) &&
+			h->dense != lp_dense_off && count <= UINT32_MAX)
 		{
 			if ((rc = lp_hist_dense_grow(st, h, cap)) != LP_OK)
 				return rc;
-			h->dense[value] = count;
-			h->used++;
-			h->total += count;
-			return LP_OK;
+			if (h->dense != lp_dense_off)
+			{
+				h->dense[value] = (uint32_t) count;
+				h->used++;
+				h->total += count;
+				return LP_OK;
+			}
+			/* the array was given up: on to the slot table */
 		}
 	}
 
@@ -393,12 +439,19 @@ lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
 		return LP_EOVERFLOW;
 	if ((uint64_t) value < h->dense_cap)
 	{
-		uint64_t   *d = &h->dense[value];
+		uint32_t   *d = &h->dense[value];
+		int			rc;
 
-		h->used += (*d == 0);
-		*d += count;
-		h->total += count;
-		return LP_OK;
+		if (count <= (uint64_t) (UINT32_MAX - *d))
+		{
+			h->used += (*d == 0);
+			*d += (uint32_t) count;
+			h->total += count;
+			return LP_OK;
+		}
+		/* too big for a dense slot: every count moves to the slot table */
+		if ((rc = lp_hist_dense_off(st, h)) != LP_OK)
+			return rc;
 	}
 	return lp_hist_add_slow(st, h, value, count);
 }

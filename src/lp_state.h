@@ -38,13 +38,16 @@ typedef struct lp_pair
  * Exact multiset of one route's latencies.  Small values (below dense_cap,
  * at most LP_DENSE_MAX) are counted in a plain array indexed by the value;
  * the others in an open-addressing value -> count table.  A value lives in
- * exactly one of the two.  The array is made (and doubled) only while it
+ * exactly one of the two.  Dense slots hold 32-bit counts (half the memory
+ * and cache of 64-bit ones); should one count need more, the histogram
+ * moves every count to the table (64-bit counts) and keeps them there.  The array is made (and doubled) only while it
  * holds at least one distinct value per LP_DENSE_RATIO slots, so memory
  * still grows with distinct values, not with rows.
  */
 typedef struct lp_hist
 {
-	uint64_t   *dense;			/* counts of values 0 .. dense_cap - 1, or NULL */
+	uint32_t   *dense;			/* counts of values 0 .. dense_cap - 1; NULL before
+								 * the array is made, a marker once given up */
 	uint32_t	dense_cap;		/* 0, or a power of two <= LP_DENSE_MAX */
 	uint32_t	hused;			/* values stored in slots */
 	lp_pair    *slots;			/* values >= dense_cap; count 0 = empty */
@@ -209,9 +212,10 @@ lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value)
 		{
 			lp_hist    *hh = &r->hist;
 
-			if ((uint64_t) value < hh->dense_cap && hh->total < (uint64_t) INT64_MAX)
+			if ((uint64_t) value < hh->dense_cap && hh->total < (uint64_t) INT64_MAX &&
+				hh->dense[value] < UINT32_MAX)
 			{
-				uint64_t   *d = &hh->dense[value];
+				uint32_t   *d = &hh->dense[value];
 
 				hh->used += (*d == 0);
 				(*d)++;

@@ -1805,6 +1805,85 @@ test_state_dense(void)
 	free(pairs);
 }
 
+/*
+ * A dense slot holds a 32-bit count: a count past 2^32 - 1 for one latency
+ * makes the histogram give its array up and keep every count in the slot
+ * table, exactly; a decoded state with such a count never makes an array.
+ */
+static void
+test_state_dense_overflow(void)
+{
+	test_heap	heap;
+	lp_allocator a;
+	lp_state   *st,
+			   *back;
+	lp_route   *r;
+	lp_pair		pairs[200];
+	uint8_t    *e1,
+			   *e2;
+	size_t		l1,
+				l2;
+	uint32_t	i,
+				bad = 0;
+	uint64_t	big = (uint64_t) UINT32_MAX;
+
+	heap_init(&heap, &a);
+	st = lp_state_create(&a);
+	for (i = 0; i < 100; i++)
+		bad += lp_state_add(st, "/o", 2, i) != LP_OK;
+	CHECK_EQ_U(bad, 0, "overflow route: adds");
+	r = lp_state_lookup(st, "/o", 2);
+	if (!CHECK(r != NULL && r->hist.dense_cap >= 64, "overflow route has a dense array"))
+		return;
+	/* 1 + (2^32 - 1) passes a 32-bit slot */
+	CHECK_EQ_I(lp_hist_add(st, &r->hist, 5, big), LP_OK, "count past 2^32 - 1");
+	CHECK_EQ_U(r->hist.dense_cap, 0, "dense array given up");
+	CHECK_EQ_U(r->hist.used, 100, "distinct values kept");
+	CHECK_EQ_U(r->hist.hused, 100, "all in the slot table");
+	CHECK_EQ_U(r->hist.total, 100 + big, "total exact");
+	/* later adds, small and large values, land in the table and stay exact */
+	for (i = 0; i < 100; i++)
+		bad += lp_state_add(st, "/o", 2, i) != LP_OK;
+	bad += lp_state_add(st, "/o", 2, 150) != LP_OK;
+	CHECK_EQ_U(bad, 0, "adds after giving up");
+	CHECK_EQ_U(r->hist.dense_cap, 0, "no new dense array");
+	lp_hist_sorted(&r->hist, pairs);
+	for (i = 0; i < 100; i++)
+		bad += pairs[i].value != (int64_t) i || pairs[i].count != (i == 5 ? 2 + big : 2);
+	bad += pairs[100].value != 150 || pairs[100].count != 1;
+	CHECK_EQ_U(bad, 0, "sorted pairs exact after giving up");
+
+	/* the encoding decodes into a state with the same bytes; no dense slot takes the big count */
+	CHECK_EQ_I(lp_encode(st, &a, 0, SIZE_MAX, &e1, &l1), LP_OK, "encode big count");
+	/* into a state whose route already has an array: the big count gives it up */
+	back = lp_state_create(&a);
+	for (i = 0; i < 240; i++)
+		bad += lp_state_add(back, "/o", 2, i % 120) != LP_OK;
+	r = lp_state_lookup(back, "/o", 2);
+	CHECK(r != NULL && r->hist.dense_cap >= 64, "receiving route has an array");
+	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count into an array");
+	CHECK_EQ_U(r->hist.dense_cap, 0, "receiving array given up");
+	lp_hist_sorted(&r->hist, pairs);
+	CHECK(pairs[5].value == 5 && pairs[5].count == 2 + 2 + big && pairs[110].count == 2 &&
+		  r->hist.total == 240 + 200 + big + 1, "decoded into an array: exact");
+	lp_state_free(back);
+	back = lp_state_create(&a);
+	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count");
+	CHECK_EQ_I(lp_encode(back, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "re-encode big count");
+	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "big count round trip, byte for byte");
+	/* merge twice: the big count doubles, still exact */
+	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode again");
+	r = lp_state_lookup(back, "/o", 2);
+	lp_hist_sorted(&r->hist, pairs);
+	CHECK(pairs[5].value == 5 && pairs[5].count == 2 * (2 + big) && pairs[6].count == 4,
+		  "merged big counts exact");
+	a.free(a.ctx, e1);
+	a.free(a.ctx, e2);
+	lp_state_free(back);
+	lp_state_free(st);
+	CHECK_EQ_I(heap.live, 0, "overflow test frees everything");
+}
+
 int
 main(void)
 {
@@ -1820,6 +1899,7 @@ main(void)
 	test_state_overflow();
 	test_state_growth();
 	test_state_dense();
+	test_state_dense_overflow();
 	test_state_keys();
 	test_state_merge();
 	test_varint();
