@@ -287,6 +287,20 @@ logp95_quote(const char *s, size_t len)
 }
 
 /*
+ * Raise the error of a malformed line (every format): 22P02, the problem
+ * named in the message, the line quoted in the detail.
+ */
+void
+logp95_malformed_error(const char *problem, const char *line, size_t len)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("malformed log line: %s", problem),
+			 errdetail("The line was \"%s\".", logp95_quote(line, len)),
+			 errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.")));
+}
+
+/*
  * logp95.on_malformed for every format: in skip mode count one malformed
  * line into st and return true; in error mode return false (the caller
  * raises the error that describes the line).
@@ -308,19 +322,14 @@ logp95_malformed_line(lp_state *st, lp_parse_status ps, const lp_line *pl,
 	if (logp95_skip_malformed(st))
 		return;
 	if (ps == LP_PARSE_TOO_FEW_FIELDS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("malformed log line: expected 4 fields, found %d", pl->nfields),
-				 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-				 errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.")));
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("malformed log line: latency \"%s\" %s",
-					logp95_quote(pl->bad, pl->bad_len),
-					ps == LP_PARSE_LATENCY_RANGE ? "is out of range for type bigint" :
-					"is not a non-negative integer"),
-			 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-			 errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.")));
+		logp95_malformed_error(psprintf("expected 4 fields, found %d", pl->nfields),
+							   line, len);
+	logp95_malformed_error(psprintf("latency \"%s\" %s",
+									logp95_quote(pl->bad, pl->bad_len),
+									ps == LP_PARSE_LATENCY_RANGE ?
+									"is out of range for type bigint" :
+									"is not a non-negative integer"),
+						   line, len);
 }
 
 PG_FUNCTION_INFO_V1(logp95_agg_line_trans);

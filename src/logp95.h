@@ -20,6 +20,9 @@ extern lp_state *logp95_state_get(FunctionCallInfo fcinfo, const char *fname);
 /* A copy of at most 200 bytes of s for an error message, cut on a character boundary. */
 extern char *logp95_quote(const char *s, size_t len);
 
+/* Raise 22P02 "malformed log line: <problem>" quoting the line. */
+extern void logp95_malformed_error(const char *problem, const char *line, size_t len) pg_attribute_noreturn();
+
 /* logp95.on_malformed = skip: count one malformed line and return true. */
 extern bool logp95_skip_malformed(lp_state *st);
 

@@ -29,9 +29,6 @@ typedef struct Logp95FormatCache
 	char		name[LOGP95_FORMAT_NAME_MAX];	/* the format's name as given */
 } Logp95FormatCache;
 
-/* The hint every malformed-line error carries, as for the default format. */
-#define LOGP95_SKIP_HINT "Set logp95.on_malformed to \"skip\" to count malformed lines instead."
-
 /*
  * The format named by text argument argno, parsed on the first call of a
  * call site (and again only if the name changes); ERROR 22023 when unknown.
@@ -169,65 +166,40 @@ static void
 logp95_combined_malformed(lp_state *st, lp_cparse_status cs, const lp_cline *cl,
 						  lp_format f, const char *line, size_t len)
 {
+	const char *problem;
+
 	if (logp95_skip_malformed(st))
 		return;
 	switch (cs)
 	{
 		case LP_C_NO_TIME:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("malformed log line: no [time] field after the client address"),
-					 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-					 errhint(LOGP95_SKIP_HINT)));
+			problem = "no [time] field after the client address";
 			break;
 		case LP_C_NO_REQUEST:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("malformed log line: no quoted request after the time"),
-					 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-					 errhint(LOGP95_SKIP_HINT)));
+			problem = "no quoted request after the time";
 			break;
 		case LP_C_BAD_REQUEST:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("malformed log line: request \"%s\" has no path",
-							logp95_quote(cl->request, cl->request_len)),
-					 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-					 errhint(LOGP95_SKIP_HINT)));
+			problem = psprintf("request \"%s\" has no path",
+							   logp95_quote(cl->request, cl->request_len));
 			break;
 		case LP_C_UNTERMINATED:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("malformed log line: a quoted field has no closing quote"),
-					 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-					 errhint(LOGP95_SKIP_HINT)));
+			problem = "a quoted field has no closing quote";
 			break;
 		case LP_C_TOO_FEW_FIELDS:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("malformed log line: expected %d fields after the request, found %d",
-							LP_C_MIN_TAIL_FIELDS, cl->tail_fields),
-					 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-					 errhint(LOGP95_SKIP_HINT)));
+			problem = psprintf("expected %d fields after the request, found %d",
+							   LP_C_MIN_TAIL_FIELDS, cl->tail_fields);
 			break;
 		case LP_C_LATENCY_RANGE:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("malformed log line: request time \"%s\" is out of range for type bigint in milliseconds",
-							logp95_quote(cl->bad, cl->bad_len)),
-					 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-					 errhint(LOGP95_SKIP_HINT)));
+			problem = psprintf("request time \"%s\" is out of range for type bigint in milliseconds",
+							   logp95_quote(cl->bad, cl->bad_len));
 			break;
 		default:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("malformed log line: request time \"%s\" is not %s",
-							logp95_quote(cl->bad, cl->bad_len),
-							lp_format_micros(f) ? "a non-negative integer of microseconds" :
-							"a non-negative number of seconds"),
-					 errdetail("The line was \"%s\".", logp95_quote(line, len)),
-					 errhint(LOGP95_SKIP_HINT)));
+			problem = psprintf("request time \"%s\" is not %s",
+							   logp95_quote(cl->bad, cl->bad_len),
+							   lp_format_micros(f) ? "a non-negative integer of microseconds" :
+							   "a non-negative number of seconds");
 	}
+	logp95_malformed_error(problem, line, len);
 }
 
 PG_FUNCTION_INFO_V1(logp95_agg_format_trans);
