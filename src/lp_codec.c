@@ -58,6 +58,18 @@ lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	}
 }
 
+/* lp_varint_get with the one-byte case (most deltas and counts) inline. */
+static inline size_t
+lp_varint_get_fast(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	if (p < end && *p < 0x80)
+	{
+		*v = *p;
+		return 1;
+	}
+	return lp_varint_get(p, end, v);
+}
+
 int
 lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len)
 {
@@ -100,10 +112,10 @@ lp_check_pairs(lp_route_view *rv)
 
 		LP_CHECK_INTERRUPTS(steps);
 
-		if (!(n = lp_varint_get(p, end, &d)))
+		if (!(n = lp_varint_get_fast(p, end, &d)))
 			return LP_ECORRUPT;
 		p += n;
-		if (!(n = lp_varint_get(p, end, &c)))
+		if (!(n = lp_varint_get_fast(p, end, &c)))
 			return LP_ECORRUPT;
 		p += n;
 		if (i == 0)
@@ -128,8 +140,12 @@ lp_check_pairs(lp_route_view *rv)
 	return LP_OK;
 }
 
-int
-lp_reader_next(lp_reader *r, lp_route_view *rv)
+/*
+ * lp_reader_next; `check_pairs` 0 skips the walk over the route's pairs
+ * (and leaves rv->total 0): only for input that lp_validate accepted.
+ */
+static int
+lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 {
 	uint64_t	keylen,
 				npairs,
@@ -167,13 +183,20 @@ lp_reader_next(lp_reader *r, lp_route_view *rv)
 	rv->pairs = r->p;
 	rv->pairs_len = (size_t) plen;
 	r->p += plen;
-	if (lp_check_pairs(rv) != LP_OK)
+	rv->total = 0;
+	if (check_pairs && lp_check_pairs(rv) != LP_OK)
 		return LP_ECORRUPT;
 
 	r->prev = rv->key;
 	r->prevlen = rv->keylen;
 	r->left--;
 	return 1;
+}
+
+int
+lp_reader_next(lp_reader *r, lp_route_view *rv)
+{
+	return lp_reader_next_route(r, rv, 1);
 }
 
 void
@@ -194,8 +217,8 @@ lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
 	if (it->left == 0)
 		return 0;
 	/* the view was checked by lp_reader_next, so these reads succeed */
-	it->p += lp_varint_get(it->p, it->end, &d);
-	it->p += lp_varint_get(it->p, it->end, &c);
+	it->p += lp_varint_get_fast(it->p, it->end, &d);
+	it->p += lp_varint_get_fast(it->p, it->end, &c);
 	it->value += (int64_t) d;	/* the first delta is the value itself */
 	it->left--;
 	*value = it->value;
@@ -233,15 +256,24 @@ lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
 	rc = lp_state_add_malformed(st, r.malformed);
 	if (rc != LP_OK)
 		return rc;
-	while (lp_reader_next(&r, &rv) == 1)
+	while (lp_reader_next_route(&r, &rv, 0) == 1)
 	{
 		lp_route   *route;
 		lp_pair_iter it;
+		lp_hist_batch b;
 		int64_t		v;
 		uint64_t	c;
 
 		LP_CHECK_INTERRUPTS(steps);
-		rc = lp_state_route(st, rv.key, rv.keylen, &route);
+		/* size the route's histogram once for all its values, then add them */
+		memset(&b, 0, sizeof(b));
+		lp_pairs_begin(&rv, &it);
+		while (lp_pairs_next(&it, &v, &c))
+		{
+			LP_CHECK_INTERRUPTS(steps);
+			lp_hist_batch_note(&b, v);
+		}
+		rc = lp_state_route_batch(st, rv.key, rv.keylen, &b, &route);
 		if (rc != LP_OK)
 			return rc;
 		lp_pairs_begin(&rv, &it);

@@ -12,6 +12,7 @@
 #define LP_MAX_CAPACITY		((uint32_t) 1 << 30)
 
 static int	lp_hist_grow(lp_state *st, lp_hist *h);
+static int	lp_hist_dense_grow(lp_state *st, lp_hist *h, uint32_t cap);
 
 /* The dense pointer of a histogram that gave its array up for good. */
 static uint32_t lp_dense_off[1];
@@ -185,8 +186,20 @@ lp_state_lookup(const lp_state *st, const char *key, size_t keylen)
 	}
 }
 
-int
-lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
+/* Give back the arrays of a histogram that no route holds. */
+static void
+lp_hist_release(lp_state *st, lp_hist *h)
+{
+	if (h->slots)
+		st->alloc.free(st->alloc.ctx, h->slots);
+	if (h->dense && h->dense != lp_dense_off)
+		st->alloc.free(st->alloc.ctx, h->dense);
+}
+
+/* lp_state_route, and lp_state_route_batch when `b` is not NULL. */
+static int
+lp_state_route_sized(lp_state *st, const char *key, size_t keylen,
+					 const lp_hist_batch *b, lp_route **out)
 {
 	uint64_t	h;
 	uint32_t	i;
@@ -204,7 +217,7 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 		if (r->hash == h && r->keylen == keylen && memcmp(r->key, key, keylen) == 0)
 		{
 			*out = r;
-			return LP_OK;
+			return b ? lp_hist_reserve(st, &r->hist, b) : LP_OK;
 		}
 		i = (i + 1) & st->mask;
 	}
@@ -216,12 +229,17 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 	memset(&hist, 0, sizeof(hist));
 	if ((rc = lp_hist_grow(st, &hist)) != LP_OK)
 		return rc;
+	if (b && (rc = lp_hist_reserve(st, &hist, b)) != LP_OK)
+	{
+		lp_hist_release(st, &hist);
+		return rc;
+	}
 	/* keep the load factor at or below 1/2, then insert */
 	if ((uint64_t) (st->nroutes + 1) * 2 > (uint64_t) st->mask + 1)
 	{
 		if ((rc = lp_routes_grow(st)) != LP_OK)
 		{
-			st->alloc.free(st->alloc.ctx, hist.slots);
+			lp_hist_release(st, &hist);
 			return rc;
 		}
 		i = (uint32_t) h & st->mask;
@@ -232,7 +250,7 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 	r->key = lp_copy_key(st, key, keylen);
 	if (!r->key)
 	{
-		st->alloc.free(st->alloc.ctx, hist.slots);
+		lp_hist_release(st, &hist);
 		return LP_ENOMEM;
 	}
 	r->hash = h;
@@ -243,17 +261,27 @@ lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 	return LP_OK;
 }
 
-/* Double (or create) a histogram's slot table. */
+int
+lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
+{
+	return lp_state_route_sized(st, key, keylen, NULL, out);
+}
+
+int
+lp_state_route_batch(lp_state *st, const char *key, size_t keylen,
+					 const lp_hist_batch *b, lp_route **out)
+{
+	return lp_state_route_sized(st, key, keylen, b, out);
+}
+
+/* Rebuild a histogram's slot table with `newcap` slots (a power of two that holds every value). */
 static int
-lp_hist_grow(lp_state *st, lp_hist *h)
+lp_hist_resize(lp_state *st, lp_hist *h, uint32_t newcap)
 {
 	uint32_t	oldcap = h->slots ? h->mask + 1 : 0;
-	uint32_t	newcap = oldcap ? oldcap * 2 : LP_HIST_INIT;
 	lp_pair    *ns;
 	uint32_t	i;
 
-	if (oldcap >= LP_MAX_CAPACITY)
-		return LP_ETOOBIG;
 	ns = lp_zalloc(&st->alloc, (size_t) newcap * sizeof(lp_pair));
 	if (!ns)
 		return LP_ENOMEM;
@@ -274,6 +302,17 @@ lp_hist_grow(lp_state *st, lp_hist *h)
 	h->slots = ns;
 	h->mask = newcap - 1;
 	return LP_OK;
+}
+
+/* Double (or create) a histogram's slot table. */
+static int
+lp_hist_grow(lp_state *st, lp_hist *h)
+{
+	uint32_t	oldcap = h->slots ? h->mask + 1 : 0;
+
+	if (oldcap >= LP_MAX_CAPACITY)
+		return LP_ETOOBIG;
+	return lp_hist_resize(st, h, oldcap ? oldcap * 2 : LP_HIST_INIT);
 }
 
 /* Put a value known to be absent into the slot table (which has room). */
@@ -457,6 +496,102 @@ lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count)
 }
 
 int
+lp_hist_reserve(lp_state *st, lp_hist *h, const lp_hist_batch *b)
+{
+	/* the histogram will hold at least this many distinct values */
+	uint64_t	used = h->used > b->n ? h->used : b->n;
+	uint64_t	below = 0,
+				need;
+	uint32_t	cap,
+				slotcap;
+	int			i,
+				top = -1,
+				rc;
+
+	if (!h->slots && (rc = lp_hist_grow(st, h)) != LP_OK)
+		return rc;
+
+	/* the dense array: up to the largest small value, within the density rule */
+	for (i = LP_DENSE_STEPS - 1; i >= 0 && top < 0; i--)
+		if (b->small[i])
+			top = i;
+	if (top >= 0 && h->dense != lp_dense_off)
+	{
+		cap = (uint32_t) LP_DENSE_MIN << top;
+		while (cap > LP_DENSE_MIN && (uint64_t) cap > (uint64_t) LP_DENSE_RATIO * used)
+			cap >>= 1;
+		if ((uint64_t) cap <= (uint64_t) LP_DENSE_RATIO * used && cap > h->dense_cap &&
+			(rc = lp_hist_dense_grow(st, h, cap)) != LP_OK)
+			return rc;
+	}
+
+	/* the slot table: room for every batch value the array does not take */
+	for (i = 0; i < LP_DENSE_STEPS && ((uint32_t) LP_DENSE_MIN << i) <= h->dense_cap; i++)
+		below += b->small[i];
+	need = (uint64_t) h->hused + (b->n - below);
+	if (need > (uint64_t) LP_MAX_CAPACITY / 4 * 3)
+		return LP_OK;			/* leave it to lp_hist_add to say what does not fit */
+	slotcap = h->mask + 1;
+	while (need * 4 > (uint64_t) slotcap * 3)
+		slotcap *= 2;
+	if (slotcap > h->mask + 1)
+		return lp_hist_resize(st, h, slotcap);
+	return LP_OK;
+}
+
+/* The batch of a histogram's values, for sizing the one they are merged into. */
+static void
+lp_hist_batch_of(const lp_hist *h, lp_hist_batch *b)
+{
+	uint32_t	j;
+
+	memset(b, 0, sizeof(*b));
+	for (j = 0; j < h->dense_cap; j++)
+		if (h->dense[j])
+			lp_hist_batch_note(b, (int64_t) j);
+	for (j = 0; h->slots && j <= h->mask; j++)
+		if (h->slots[j].count)
+			lp_hist_batch_note(b, h->slots[j].value);
+}
+
+/* Add every value and count of histogram `src` into `dst` (of state st). */
+static int
+lp_hist_merge(lp_state *st, lp_hist *dst, const lp_hist *src, uint32_t *steps)
+{
+	uint32_t	j;
+	int			rc;
+
+	if (src->total > (uint64_t) INT64_MAX - dst->total)
+		return LP_EOVERFLOW;
+	for (j = 0; j < src->dense_cap; j++)
+	{
+		uint32_t	c = src->dense[j];
+
+		LP_CHECK_INTERRUPTS(*steps);
+		if (!c)
+			continue;
+		if (j < dst->dense_cap && (uint64_t) dst->dense[j] + c <= UINT32_MAX)
+		{
+			/* the common case, inline: both counts in dense arrays */
+			dst->used += (dst->dense[j] == 0);
+			dst->dense[j] += c;
+			dst->total += c;
+		}
+		else if ((rc = lp_hist_add(st, dst, (int64_t) j, c)) != LP_OK)
+			return rc;
+	}
+	for (j = 0; src->slots && j <= src->mask; j++)
+	{
+		const lp_pair *p = &src->slots[j];
+
+		LP_CHECK_INTERRUPTS(*steps);
+		if (p->count && (rc = lp_hist_add(st, dst, p->value, p->count)) != LP_OK)
+			return rc;
+	}
+	return LP_OK;
+}
+
+int
 lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value)
 {
 	lp_route   *r;
@@ -479,8 +614,8 @@ lp_state_add_malformed(lp_state *st, uint64_t n)
 int
 lp_state_merge(lp_state *dst, const lp_state *src)
 {
+	lp_hist_batch b;
 	uint32_t	i,
-				j,
 				steps = 0;
 	int			rc;
 
@@ -495,29 +630,13 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 		LP_CHECK_INTERRUPTS(steps);
 		if (!sr->key)
 			continue;
-		rc = lp_state_route(dst, sr->key, sr->keylen, &dr);
+		lp_hist_batch_of(&sr->hist, &b);
+		rc = lp_state_route_batch(dst, sr->key, sr->keylen, &b, &dr);
 		if (rc != LP_OK)
 			return rc;
-		for (j = 0; j < sr->hist.dense_cap; j++)
-		{
-			LP_CHECK_INTERRUPTS(steps);
-			if (!sr->hist.dense[j])
-				continue;
-			rc = lp_hist_add(dst, &dr->hist, (int64_t) j, sr->hist.dense[j]);
-			if (rc != LP_OK)
-				return rc;
-		}
-		for (j = 0; sr->hist.slots && j <= sr->hist.mask; j++)
-		{
-			const lp_pair *p = &sr->hist.slots[j];
-
-			LP_CHECK_INTERRUPTS(steps);
-			if (!p->count)
-				continue;
-			rc = lp_hist_add(dst, &dr->hist, p->value, p->count);
-			if (rc != LP_OK)
-				return rc;
-		}
+		rc = lp_hist_merge(dst, &dr->hist, &sr->hist, &steps);
+		if (rc != LP_OK)
+			return rc;
 	}
 	return LP_OK;
 }

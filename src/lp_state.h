@@ -59,7 +59,7 @@ typedef struct lp_hist
 /* Largest dense array, in values, and the density it needs. */
 #define LP_DENSE_MAX	4096
 #define LP_DENSE_MIN	64
-#define LP_DENSE_RATIO	8
+#define LP_DENSE_RATIO	4
 
 /* One route: its key (copied once into the state's arena) and histogram. */
 typedef struct lp_route
@@ -106,6 +106,55 @@ extern lp_route *lp_state_lookup(const lp_state *st, const char *key, size_t key
  * of 0 changes nothing, a negative value gives LP_ECORRUPT.
  */
 extern int	lp_hist_add(lp_state *st, lp_hist *h, int64_t value, uint64_t count);
+
+/*
+ * A batch of distinct values about to be added to one histogram at once
+ * (decoding or merging a route): how many, and how many fall in each range
+ * of the dense array's possible sizes.  lp_hist_reserve sizes the histogram
+ * for the whole batch in one step, instead of growing it a doubling at a
+ * time as single rows do.
+ */
+#define LP_DENSE_STEPS	7		/* dense sizes LP_DENSE_MIN << 0 .. 6 */
+
+typedef struct lp_hist_batch
+{
+	uint64_t	n;				/* distinct values in the batch */
+	uint64_t	small[LP_DENSE_STEPS];	/* [0]: values < LP_DENSE_MIN; [i]:
+										 * values in [LP_DENSE_MIN << (i-1),
+										 * LP_DENSE_MIN << i) */
+} lp_hist_batch;
+
+/* Count one distinct value (>= 0) into a batch. */
+static inline void
+lp_hist_batch_note(lp_hist_batch *b, int64_t value)
+{
+	uint64_t	v = (uint64_t) value;
+	int			i = 0;
+
+	b->n++;
+	if (v >= LP_DENSE_MAX)
+		return;
+	while (((uint64_t) LP_DENSE_MIN << i) <= v)
+		i++;
+	b->small[i]++;
+}
+
+/*
+ * Make room in `h` for the values of `b`: the dense array as large as the
+ * density rule allows (it only ever grows), and a slot table that takes the
+ * rest without growing.  Adding the values afterwards gives the same
+ * histogram contents as without the call; only the layout, and the number
+ * of allocations, differ.
+ */
+extern int	lp_hist_reserve(lp_state *st, lp_hist *h, const lp_hist_batch *b);
+
+/*
+ * lp_state_route, with the route's histogram sized for batch `b` (a new
+ * route gets its arrays before it is inserted, so running out of memory
+ * never leaves a route without values).
+ */
+extern int	lp_state_route_batch(lp_state *st, const char *key, size_t keylen,
+								 const lp_hist_batch *b, lp_route **out);
 
 /* lp_state_add's out-of-line path: lp_state_route + lp_hist_add. */
 extern int	lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value);

@@ -1806,6 +1806,112 @@ test_state_dense(void)
 }
 
 /*
+ * Decoding and merging size each route's histogram once for all its values
+ * (lp_hist_reserve): the same contents as value-by-value adds, the density
+ * rule kept, and only a few allocations per route however many values.
+ */
+static void
+test_state_batch(void)
+{
+	test_heap	heap;
+	lp_allocator a;
+	lp_state   *src,
+			   *dec,
+			   *mrg,
+			   *acc;
+	lp_route   *r;
+	lp_hist_batch b;
+	uint8_t    *e0,
+			   *e1;
+	size_t		l0,
+				l1;
+	long		before;
+	uint32_t	i;
+
+	heap_init(&heap, &a);
+	src = lp_state_create(&a);
+	/* /body: 1500 distinct values in 0..2999, /tail: sparse big values, /mix: both */
+	for (i = 0; i < 1500; i++)
+	{
+		lp_state_add(src, "/body", 5, (int64_t) i * 2);
+		lp_state_add(src, "/body", 5, (int64_t) i * 2);
+		lp_state_add(src, "/tail", 5, (int64_t) i * 1000 + 7);
+		lp_state_add(src, "/mix", 4, i % 3 ? (int64_t) (i % 200) : (int64_t) i * 37);
+	}
+	e0 = encode(src, &l0);
+
+	/* decode into an empty state: at most 4 allocations per route, equal bytes */
+	dec = lp_state_create(&a);
+	before = heap.nalloc;
+	CHECK_EQ_I(lp_decode_into(dec, e0, l0), LP_OK, "batch: decode");
+	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: decode allocates at most 4 blocks per route (%ld for 3 routes)",
+		  heap.nalloc - before);
+	e1 = encode(dec, &l1);
+	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: decoded state encodes to the same bytes");
+	g_alloc.free(g_alloc.ctx, e1);
+	r = lp_state_lookup(dec, "/body", 5);
+	if (CHECK(r != NULL, "batch: /body decoded"))
+	{
+		CHECK_EQ_U(r->hist.dense_cap, 4096, "batch: /body dense array sized at once");
+		CHECK_EQ_U(r->hist.hused, 0, "batch: /body has nothing in slots");
+	}
+	r = lp_state_lookup(dec, "/tail", 5);
+	if (CHECK(r != NULL, "batch: /tail decoded"))
+	{
+		CHECK((uint64_t) r->hist.dense_cap <= (uint64_t) LP_DENSE_RATIO * r->hist.used,
+			  "batch: /tail keeps the density rule");
+		CHECK((uint64_t) r->hist.hused * 4 <= (uint64_t) (r->hist.mask + 1) * 3,
+			  "batch: /tail slot load factor <= 3/4");
+	}
+
+	/* merge a live state into an empty one: few allocations, equal bytes */
+	mrg = lp_state_create(&a);
+	before = heap.nalloc;
+	CHECK_EQ_I(lp_state_merge(mrg, src), LP_OK, "batch: merge into empty");
+	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: merge allocates at most 4 blocks per route (%ld for 3 routes)",
+		  heap.nalloc - before);
+	e1 = encode(mrg, &l1);
+	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: merged state encodes to the same bytes");
+	g_alloc.free(g_alloc.ctx, e1);
+
+	/* merging into a state that has other values of the same routes: exact union */
+	acc = lp_state_create(&a);
+	for (i = 0; i < 50; i++)
+		lp_state_add(acc, "/mix", 4, (int64_t) i * 5000);
+	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge into non-empty");
+	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge the same state again");
+	r = lp_state_lookup(acc, "/mix", 4);
+	if (CHECK(r != NULL, "batch: /mix merged"))
+	{
+		lp_route   *rs = lp_state_lookup(src, "/mix", 4);
+
+		CHECK_EQ_U(r->hist.total, 2 * rs->hist.total + 50, "batch: /mix total is the sum");
+		CHECK_EQ_U(r->hist.used, rs->hist.used + 49, "batch: /mix distinct values (value 0 shared)");
+		CHECK((uint64_t) r->hist.dense_cap <= (uint64_t) LP_DENSE_RATIO * r->hist.used,
+			  "batch: /mix keeps the density rule");
+	}
+
+	/* the batch counts values by the dense sizes they need */
+	memset(&b, 0, sizeof(b));
+	lp_hist_batch_note(&b, 0);
+	lp_hist_batch_note(&b, 63);
+	lp_hist_batch_note(&b, 64);
+	lp_hist_batch_note(&b, 4095);
+	lp_hist_batch_note(&b, 4096);
+	lp_hist_batch_note(&b, INT64_MAX);
+	CHECK(b.n == 6 && b.small[0] == 2 && b.small[1] == 1 && b.small[6] == 1 &&
+		  b.small[2] + b.small[3] + b.small[4] + b.small[5] == 0,
+		  "batch: values counted by dense size");
+
+	g_alloc.free(g_alloc.ctx, e0);
+	lp_state_free(src);
+	lp_state_free(dec);
+	lp_state_free(mrg);
+	lp_state_free(acc);
+	CHECK_EQ_I(heap.live, 0, "batch test frees everything");
+}
+
+/*
  * A dense slot holds a 32-bit count: a count past 2^32 - 1 for one latency
  * makes the histogram give its array up and keep every count in the slot
  * table, exactly; a decoded state with such a count never makes an array.
@@ -1900,6 +2006,7 @@ main(void)
 	test_state_growth();
 	test_state_dense();
 	test_state_dense_overflow();
+	test_state_batch();
 	test_state_keys();
 	test_state_merge();
 	test_varint();
