@@ -94,6 +94,38 @@ lp_find_blank(const char *p, const char *end)
 	return p;
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LP_SWAR_DIGITS 1
+/*
+ * The 1..8 digits that end at `end` (the 8 bytes before `end` are
+ * readable), without a loop: the bytes before the field are replaced by
+ * '0', every byte is checked to be a digit (high nibble 3, low nibble <= 9;
+ * no carry crosses a byte), and the decimal value is folded pairwise.
+ * Returns 1 with *out, or 0 when a byte is not a digit.
+ */
+static inline int
+lp_digits8(const char *end, size_t n, int64_t *out)
+{
+	const uint64_t zeros = UINT64_C(0x3030303030303030);
+	uint64_t	w;
+	unsigned	shift = 8 * (8 - (unsigned) n);
+
+	memcpy(&w, end - 8, 8);
+	if (shift)
+		w = (w >> shift << shift) | (zeros >> (64 - shift));
+	if ((w & UINT64_C(0xF0F0F0F0F0F0F0F0)) != zeros ||
+		((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) + UINT64_C(0x0606060606060606)) &
+		UINT64_C(0xF0F0F0F0F0F0F0F0))
+		return 0;
+	/* the first digit is the lowest byte: fold 8 -> 4 -> 2 -> 1 numbers */
+	w = ((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561) >> 8;
+	w = ((w & UINT64_C(0x00FF00FF00FF00FF)) * 6553601) >> 16;
+	w = ((w & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001)) >> 32;
+	*out = (int64_t) w;
+	return 1;
+}
+#endif
+
 #ifdef __SSE2__
 /* Bit i set when byte i of the 16 bytes at p is a space or a tab. */
 static inline uint32_t
@@ -121,14 +153,19 @@ lp_fields_short(const char *line, size_t len, const char **route,
 				starts,
 				stops;
 
-	/* whole 16-byte blocks, never reading past the end */
-	blank = lp_blank_bits16(line);
+	/*
+	 * whole 16-byte blocks, never reading past the end: the first two and
+	 * the last two (overlapping bytes give the same bits), so no branch
+	 * depends on where in 32..63 the length falls
+	 */
 	if (len >= 32)
-		blank |= (uint64_t) lp_blank_bits16(line + 16) << 16;
-	if (len >= 48)
-		blank |= (uint64_t) lp_blank_bits16(line + 32) << 32;
-	/* and the last 16 bytes (overlapping ones give the same bits) */
-	blank |= (uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
+		blank = lp_blank_bits16(line) |
+			(uint64_t) lp_blank_bits16(line + 16) << 16 |
+			(uint64_t) lp_blank_bits16(line + len - 32) << (len - 32) |
+			(uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
+	else
+		blank = lp_blank_bits16(line) |
+			(uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
 	/* bytes past the end count as blanks; len < 64 */
 	blank |= ~((UINT64_C(1) << len) - 1);
 	word = ~blank;
@@ -214,7 +251,13 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 				   *lat_end;
 
 		if (lp_fields_short(line, (size_t) (end - line), &route, &route_end, &lat, &lat_end) &&
+#ifdef LP_SWAR_DIGITS
+			(lat_end - lat <= 8 && lat_end - line >= 8 ?
+			 lp_digits8(lat_end, (size_t) (lat_end - lat), &out->latency) :
+			 lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK))
+#else
 			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK)
+#endif
 		{
 			out->route = route;
 			out->route_len = (size_t) (route_end - route);

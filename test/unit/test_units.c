@@ -389,6 +389,56 @@ test_parse_latency(void)
 			CHECK_EQ_I(v, INT64_MAX - 7 + (int64_t) i, line);
 	}
 
+	/*
+	 * the short-line path reads latencies of up to 8 digits without a loop:
+	 * every length 1..9 at the end of lines of 16..63 bytes, and every byte
+	 * value in every position of the field, against the plain digit loop
+	 */
+	{
+		static const char digits[] = "90817263549";
+		long		wrong = 0,
+					tried = 0;
+		size_t		n,
+					pad,
+					pos;
+		int			b;
+
+		for (n = 1; n <= 9; n++)
+			for (pad = 0; pad < 48; pad += 5)
+			{
+				char		lat[16];
+				int			len;
+
+				memcpy(lat, digits, n);
+				lat[n] = '\0';
+				len = snprintf(line, sizeof(line), "t GET /r%.*s %s", (int) pad,
+							   "/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", lat);
+				for (pos = 0; pos <= n; pos++)
+					for (b = 0; b < 256; b++)
+					{
+						char		l2[200];
+						lp_parse_status want,
+									got;
+						int64_t		wv = -1;
+
+						if (pos == n && b != 0)
+							break;	/* pos == n: the field unchanged, once */
+						memcpy(l2, line, (size_t) len + 1);
+						if (pos < n)
+							l2[len - (int) n + (int) pos] = (char) b;
+						if (pos < n && (b == ' ' || b == '\t' || (b == '\r' && pos == n - 1)))
+							continue;	/* would change the fields, not the latency */
+						want = lp_parse_uint63(l2 + len - n, n, &wv);
+						got = lp_parse_line(l2, (size_t) len, &l);
+						tried++;
+						if (got != want || (got == LP_PARSE_OK && l.latency != wv))
+							wrong++;
+					}
+			}
+		CHECK(wrong == 0 && tried > 20000, "short-line latency digits agree with the digit loop (%ld of %ld differ)",
+			  wrong, tried);
+	}
+
 	CHECK(strcmp(lp_parse_status_text(LP_PARSE_OK), "ok") == 0, "status text ok");
 	CHECK(strcmp(lp_parse_status_text(LP_PARSE_TOO_FEW_FIELDS), "fewer than four fields") == 0,
 		  "status text too few");
