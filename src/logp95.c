@@ -362,7 +362,7 @@ logp95_agg_line_trans(PG_FUNCTION_ARGS)
 	ps = lp_parse_line(line, len, &pl);
 	if (likely(ps == LP_PARSE_OK))
 	{
-		rc = lp_state_add(st, pl.route, pl.route_len, pl.latency);
+		rc = lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency);
 		if (unlikely(rc != LP_OK))
 			logp95_check(rc);
 	}
@@ -416,6 +416,8 @@ logp95_combine(PG_FUNCTION_ARGS)
 	}
 	/* state 2 may live in a short-lived context: always copy into state 1 */
 	st = logp95_state_get(fcinfo, "logp95_combine");
+	logp95_check(lp_state_flush(st));
+	logp95_check(lp_state_flush((lp_state *) PG_GETARG_POINTER(1)));
 	logp95_check(lp_state_merge(st, (lp_state *) PG_GETARG_POINTER(1)));
 	PG_RETURN_POINTER(st);
 }
@@ -440,9 +442,13 @@ PG_FUNCTION_INFO_V1(logp95_serialize);
 Datum
 logp95_serialize(PG_FUNCTION_ARGS)
 {
+	lp_state   *st = (lp_state *) PG_GETARG_POINTER(0);
+
 	if (!AggCheckCallContext(fcinfo, NULL))
 		elog(ERROR, "logp95_serialize called in non-aggregate context");
-	PG_RETURN_BYTEA_P(logp95_encode_datum((lp_state *) PG_GETARG_POINTER(0)));
+	if (st)
+		logp95_check(lp_state_flush(st));
+	PG_RETURN_BYTEA_P(logp95_encode_datum(st));
 }
 
 PG_FUNCTION_INFO_V1(logp95_deserialize);
@@ -470,6 +476,8 @@ logp95_final(PG_FUNCTION_ARGS)
 {
 	lp_state   *st = PG_ARGISNULL(0) ? NULL : (lp_state *) PG_GETARG_POINTER(0);
 
+	if (st)
+		logp95_check(lp_state_flush(st));
 	PG_RETURN_BYTEA_P(logp95_encode_datum(st));
 }
 

@@ -261,9 +261,17 @@ lp_state_route_sized(lp_state *st, const char *key, size_t keylen,
 	return LP_OK;
 }
 
+/*
+ * The public ways to find or make a route add a pending pipelined row
+ * first: making a route may move the route table it points into.
+ */
 int
 lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out)
 {
+	int			rc = lp_state_flush(st);
+
+	if (rc != LP_OK)
+		return rc;
 	return lp_state_route_sized(st, key, keylen, NULL, out);
 }
 
@@ -271,6 +279,10 @@ int
 lp_state_route_batch(lp_state *st, const char *key, size_t keylen,
 					 const lp_hist_batch *b, lp_route **out)
 {
+	int			rc = lp_state_flush(st);
+
+	if (rc != LP_OK)
+		return rc;
 	return lp_state_route_sized(st, key, keylen, b, out);
 }
 
@@ -595,7 +607,7 @@ int
 lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value)
 {
 	lp_route   *r;
-	int			rc = lp_state_route(st, key, keylen, &r);
+	int			rc = lp_state_route(st, key, keylen, &r);	/* flushes first */
 
 	if (rc != LP_OK)
 		return rc;

@@ -87,6 +87,9 @@ typedef struct lp_state
 	uint32_t	nroutes;		/* routes stored */
 	uint64_t	malformed;		/* lines skipped as malformed */
 	lp_block   *blocks;			/* arena for route keys */
+	lp_hist    *pend;			/* lp_state_add_pipelined: the histogram of
+								 * the one row not added yet, or NULL */
+	int64_t		pend_value;		/* and its value */
 } lp_state;
 
 /* Create an empty state; NULL when memory runs out. */
@@ -95,7 +98,10 @@ extern lp_state *lp_state_create(const lp_allocator *alloc);
 /* Give back every block of the state (for malloc users). */
 extern void lp_state_free(lp_state *st);
 
-/* Find a route, creating it when absent; *out is set on LP_OK. */
+/*
+ * Find a route, creating it when absent; *out is set on LP_OK.  Adds a
+ * row lp_state_add_pipelined left pending first.
+ */
 extern int	lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out);
 
 /* Find a route without creating it; NULL when absent. */
@@ -162,7 +168,12 @@ extern int	lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64
 /* Add `n` to the malformed-line counter. */
 extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
 
-/* Add every route and count of `src` into `dst` (exact union of multisets). */
+/*
+ * Add every route and count of `src` into `dst` (exact union of
+ * multisets).  `src` must have no pending pipelined row (lp_state_flush);
+ * nor may the state given to lp_encode, lp_state_lookup or the sorting
+ * functions.
+ */
 extern int	lp_state_merge(lp_state *dst, const lp_state *src);
 
 /*
@@ -275,6 +286,84 @@ lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value)
 		}
 		if (!r->key)
 			return lp_state_add_slow(st, key, keylen, value);
+		i = (i + 1) & st->mask;
+	}
+}
+
+/*
+ * Add the row that lp_state_add_pipelined left pending, if any.  Every
+ * reader of a state that lp_state_add_pipelined fed calls this first (the
+ * PostgreSQL glue does, in the final, serialize and combine functions).
+ */
+static LP_ALWAYS_INLINE int
+lp_state_flush(lp_state *st)
+{
+	lp_hist    *h = st->pend;
+	int64_t		v = st->pend_value;
+
+	if (!h)
+		return LP_OK;
+	st->pend = NULL;
+	if ((uint64_t) v < h->dense_cap && h->total < (uint64_t) INT64_MAX &&
+		h->dense[v] < UINT32_MAX)
+	{
+		uint32_t   *d = &h->dense[v];
+
+		h->used += (*d == 0);
+		(*d)++;
+		h->total++;
+		return LP_OK;
+	}
+	return lp_hist_add(st, h, v, 1);
+}
+
+/*
+ * lp_state_add for the per-row loop, one row behind: a known route and a
+ * value inside its dense array are only looked up now, with the counter's
+ * cache line prefetched, and counted at the next call (or lp_state_flush);
+ * the counter load then overlaps the work between two rows instead of
+ * stalling this one.  The pending row points into the route table, so
+ * everything else (a new route, a value outside the array) flushes first.
+ * The counts are the same as lp_state_add's once flushed.
+ */
+static LP_ALWAYS_INLINE int
+lp_state_add_pipelined(lp_state *st, const char *key, size_t keylen, int64_t value)
+{
+	uint64_t	h = lp_hash_bytes(key, keylen);
+	uint32_t	i = (uint32_t) h & st->mask;
+
+	for (;;)
+	{
+		lp_route   *r = &st->routes[i];
+
+		if (r->hash == h && r->key && r->keylen == keylen && lp_key_eq(r->key, key, keylen))
+		{
+			lp_hist    *hh = &r->hist;
+			int			rc;
+
+			if ((uint64_t) value < hh->dense_cap)
+			{
+#if defined(__GNUC__)
+				__builtin_prefetch(&hh->dense[value], 1);
+#endif
+				if ((rc = lp_state_flush(st)) != LP_OK)
+					return rc;
+				st->pend = hh;
+				st->pend_value = value;
+				return LP_OK;
+			}
+			if ((rc = lp_state_flush(st)) != LP_OK)
+				return rc;
+			return lp_hist_add(st, hh, value, 1);
+		}
+		if (!r->key)
+		{
+			int			rc = lp_state_flush(st);
+
+			if (rc != LP_OK)
+				return rc;
+			return lp_state_add_slow(st, key, keylen, value);
+		}
 		i = (i + 1) & st->mask;
 	}
 }

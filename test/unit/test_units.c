@@ -1962,6 +1962,105 @@ test_state_batch(void)
 }
 
 /*
+ * lp_state_add_pipelined counts a row at the next call: once flushed, the
+ * same state as lp_state_add, through new routes, route-table growth,
+ * values outside the dense array, merges while a row is pending and a
+ * dense count at its 32-bit limit.
+ */
+static void
+test_state_pipelined(void)
+{
+	test_heap	heap;
+	lp_allocator a;
+	lp_state   *now,
+			   *pip,
+			   *other;
+	lp_gen		g;
+	char		buf[LP_GEN_MAXLINE];
+	uint8_t    *e1,
+			   *e2;
+	size_t		l1,
+				l2;
+	int64_t		i;
+	long		bad = 0;
+	lp_route   *r;
+
+	heap_init(&heap, &a);
+	now = lp_state_create(&a);
+	pip = lp_state_create(&a);
+	other = gen_state(&a, 0, 5000, 50, 9);
+	lp_gen_init(&g, 3000, 11);
+	for (i = 0; i < 120000; i++)
+	{
+		size_t		n = lp_gen_line(&g, i, buf);
+		lp_line		l;
+		int64_t		v;
+
+		if (lp_parse_line(buf, n, &l) != LP_PARSE_OK)
+		{
+			bad++;
+			continue;
+		}
+		/* every 97th row far outside any dense array */
+		v = i % 97 == 0 ? l.latency * 100000 : l.latency;
+		bad += lp_state_add(now, l.route, l.route_len, v) != LP_OK;
+		bad += lp_state_add_pipelined(pip, l.route, l.route_len, v) != LP_OK;
+		if (i == 60000)
+		{
+			/* a merge into a state with a pending row */
+			bad += lp_state_merge(now, other) != LP_OK;
+			bad += lp_state_merge(pip, other) != LP_OK;
+		}
+	}
+	CHECK_EQ_I(bad, 0, "pipelined: every add succeeds");
+	CHECK(pip->pend != NULL, "pipelined: a row is pending before the flush");
+	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush");
+	CHECK(pip->pend == NULL, "pipelined: nothing pending after the flush");
+	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: a second flush is a no-op");
+	CHECK(now->nroutes > 1000 && pip->nroutes == now->nroutes, "pipelined: route tables grew alike");
+	e1 = encode(now, &l1);
+	e2 = encode(pip, &l2);
+	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "pipelined: same encoding as row-by-row adds");
+	g_alloc.free(g_alloc.ctx, e1);
+	g_alloc.free(g_alloc.ctx, e2);
+
+	/* a dense count at 2^32 - 2: the second pending row moves the route to the slot table */
+	bad = 0;
+	bad += lp_state_add_pipelined(pip, "/max", 4, 5) != LP_OK;
+	for (i = 0; i < 40; i++)
+		bad += lp_state_add_pipelined(pip, "/max", 4, i) != LP_OK;
+	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush /max");
+	r = lp_state_lookup(pip, "/max", 4);
+	if (CHECK(r != NULL && r->hist.dense_cap > 5, "pipelined: /max has a dense array"))
+	{
+		uint64_t	before = r->hist.total;
+
+		bad += lp_hist_add(pip, &r->hist, 5, UINT32_MAX - 3) != LP_OK;
+		for (i = 0; i < 4; i++)
+			bad += lp_state_add_pipelined(pip, "/max", 4, 5) != LP_OK;
+		bad += lp_state_add_pipelined(pip, "/max", 4, 7) != LP_OK;
+		CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush past 2^32");
+		r = lp_state_lookup(pip, "/max", 4);
+		CHECK(r && r->hist.total == before + UINT32_MAX - 3 + 5 && r->hist.dense_cap == 0,
+			  "pipelined: count past 2^32 - 1 kept exactly, array given up");
+		if (r)
+		{
+			lp_pair    *pairs = malloc(sizeof(lp_pair) * r->hist.used);
+
+			lp_hist_sorted(&r->hist, pairs);
+			CHECK(pairs[5].value == 5 && pairs[5].count == (uint64_t) UINT32_MAX - 3 + 4 + 2,
+				  "pipelined: the big count is exact");
+			free(pairs);
+		}
+	}
+	CHECK_EQ_I(bad, 0, "pipelined: /max adds succeed");
+	lp_state_free(now);
+	lp_state_free(pip);
+	lp_state_free(other);
+	CHECK_EQ_I(heap.live, 0, "pipelined test frees everything");
+}
+
+/*
  * A dense slot holds a 32-bit count: a count past 2^32 - 1 for one latency
  * makes the histogram give its array up and keep every count in the slot
  * table, exactly; a decoded state with such a count never makes an array.
@@ -2057,6 +2156,7 @@ main(void)
 	test_state_dense();
 	test_state_dense_overflow();
 	test_state_batch();
+	test_state_pipelined();
 	test_state_keys();
 	test_state_merge();
 	test_varint();
