@@ -51,3 +51,11 @@ FROM (SELECT split_part(l, ' ', 1) AS ts, lag(split_part(l, ' ', 1), 1, '') OVER
 SELECT logp95_malformed(logp95_agg(l)) FROM logp95_generate(10000, 300, 5) l;
 SELECT * FROM logp95_generate(-1, 5, 1);
 SELECT * FROM logp95_generate(1, 0, 1);
+-- as a window function: the final function runs on a state that goes on
+-- growing (each row is counted by the time the next final call reads it)
+SELECT i, (SELECT string_agg(route || ' n=' || requests || ' max=' || max_ms, ', ' ORDER BY route)
+           FROM logp95_report(s)) AS running
+FROM (SELECT i, logp95_agg(l) OVER (ORDER BY i) AS s
+      FROM (VALUES (1, 't GET /a 5'), (2, 't GET /a 7'), (3, 't GET /b 9'),
+                   (4, 't GET /a 100000'), (5, 't GET /b 9')) v(i, l)) x
+ORDER BY i;

@@ -397,7 +397,7 @@ logp95_agg_pair_trans(PG_FUNCTION_ARGS)
 					 errhint("Set logp95.on_malformed to \"skip\" to count such rows instead.")));
 		PG_RETURN_POINTER(st);
 	}
-	logp95_check(lp_state_add(st, VARDATA_ANY(route), VARSIZE_ANY_EXHDR(route), latency));
+	logp95_check(lp_state_add_pipelined(st, VARDATA_ANY(route), VARSIZE_ANY_EXHDR(route), latency));
 	PG_RETURN_POINTER(st);
 }
 

@@ -228,7 +228,7 @@ logp95_agg_format_trans(PG_FUNCTION_ARGS)
 	len = VARSIZE_ANY_EXHDR(t);
 	cs = lp_parse_combined(line, len, f, &cl);
 	if (likely(cs == LP_C_OK))
-		logp95_check(lp_state_add(st, cl.route, cl.route_len, cl.latency));
+		logp95_check(lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency));
 	else
 		logp95_combined_malformed(st, cs, &cl, f, line, len);
 	PG_RETURN_POINTER(st);
