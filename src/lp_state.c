@@ -171,19 +171,7 @@ lp_routes_grow(lp_state *st)
 lp_route *
 lp_state_lookup(const lp_state *st, const char *key, size_t keylen)
 {
-	uint64_t	h = lp_hash_bytes(key, keylen);
-	uint32_t	i = (uint32_t) h & st->mask;
-
-	for (;;)
-	{
-		lp_route   *r = &st->routes[i];
-
-		if (!r->key)
-			return NULL;
-		if (r->hash == h && r->keylen == keylen && memcmp(r->key, key, keylen) == 0)
-			return r;
-		i = (i + 1) & st->mask;
-	}
+	return lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
 }
 
 /* Give back the arrays of a histogram that no route holds. */

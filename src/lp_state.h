@@ -253,6 +253,41 @@ lp_key_eq(const char *a, const char *b, size_t n)
 	return x == y;
 }
 
+/* The route of `key` (whose hash is h), or NULL when absent: the inline probe. */
+static LP_ALWAYS_INLINE lp_route *
+lp_route_find(const lp_state *st, const char *key, size_t keylen, uint64_t h)
+{
+	uint32_t	i = (uint32_t) h & st->mask;
+
+	for (;;)
+	{
+		lp_route   *r = &st->routes[i];
+
+		if (r->hash == h && r->key && r->keylen == keylen && lp_key_eq(r->key, key, keylen))
+			return r;
+		if (!r->key)
+			return NULL;
+		i = (i + 1) & st->mask;
+	}
+}
+
+/* One more occurrence of `value` in h: inline while its dense slot takes it. */
+static LP_ALWAYS_INLINE int
+lp_hist_add_one(lp_state *st, lp_hist *h, int64_t value)
+{
+	if ((uint64_t) value < h->dense_cap && h->total < (uint64_t) INT64_MAX &&
+		h->dense[value] < UINT32_MAX)
+	{
+		uint32_t   *d = &h->dense[value];
+
+		h->used += (*d == 0);
+		(*d)++;
+		h->total++;
+		return LP_OK;
+	}
+	return lp_hist_add(st, h, value, 1);
+}
+
 /*
  * Add one observation of `value` (>= 0) to route `key`: the per-row hot
  * path, inline.  A known route and a value in its dense array cost one hash,
@@ -261,33 +296,11 @@ lp_key_eq(const char *a, const char *b, size_t n)
 static LP_ALWAYS_INLINE int
 lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value)
 {
-	uint64_t	h = lp_hash_bytes(key, keylen);
-	uint32_t	i = (uint32_t) h & st->mask;
+	lp_route   *r = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
 
-	for (;;)
-	{
-		lp_route   *r = &st->routes[i];
-
-		if (r->hash == h && r->key && r->keylen == keylen && lp_key_eq(r->key, key, keylen))
-		{
-			lp_hist    *hh = &r->hist;
-
-			if ((uint64_t) value < hh->dense_cap && hh->total < (uint64_t) INT64_MAX &&
-				hh->dense[value] < UINT32_MAX)
-			{
-				uint32_t   *d = &hh->dense[value];
-
-				hh->used += (*d == 0);
-				(*d)++;
-				hh->total++;
-				return LP_OK;
-			}
-			return lp_hist_add(st, hh, value, 1);
-		}
-		if (!r->key)
-			return lp_state_add_slow(st, key, keylen, value);
-		i = (i + 1) & st->mask;
-	}
+	if (!r)
+		return lp_state_add_slow(st, key, keylen, value);
+	return lp_hist_add_one(st, &r->hist, value);
 }
 
 /*
@@ -299,22 +312,11 @@ static LP_ALWAYS_INLINE int
 lp_state_flush(lp_state *st)
 {
 	lp_hist    *h = st->pend;
-	int64_t		v = st->pend_value;
 
 	if (!h)
 		return LP_OK;
 	st->pend = NULL;
-	if ((uint64_t) v < h->dense_cap && h->total < (uint64_t) INT64_MAX &&
-		h->dense[v] < UINT32_MAX)
-	{
-		uint32_t   *d = &h->dense[v];
-
-		h->used += (*d == 0);
-		(*d)++;
-		h->total++;
-		return LP_OK;
-	}
-	return lp_hist_add(st, h, v, 1);
+	return lp_hist_add_one(st, h, st->pend_value);
 }
 
 /*
@@ -329,43 +331,21 @@ lp_state_flush(lp_state *st)
 static LP_ALWAYS_INLINE int
 lp_state_add_pipelined(lp_state *st, const char *key, size_t keylen, int64_t value)
 {
-	uint64_t	h = lp_hash_bytes(key, keylen);
-	uint32_t	i = (uint32_t) h & st->mask;
+	lp_route   *r = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
+	int			rc = lp_state_flush(st);
 
-	for (;;)
-	{
-		lp_route   *r = &st->routes[i];
-
-		if (r->hash == h && r->key && r->keylen == keylen && lp_key_eq(r->key, key, keylen))
-		{
-			lp_hist    *hh = &r->hist;
-			int			rc;
-
-			if ((uint64_t) value < hh->dense_cap)
-			{
+	if (rc != LP_OK)
+		return rc;
+	if (!r)
+		return lp_state_add_slow(st, key, keylen, value);
+	if ((uint64_t) value >= r->hist.dense_cap)
+		return lp_hist_add(st, &r->hist, value, 1);
 #if defined(__GNUC__)
-				__builtin_prefetch(&hh->dense[value], 1);
+	__builtin_prefetch(&r->hist.dense[value], 1);
 #endif
-				if ((rc = lp_state_flush(st)) != LP_OK)
-					return rc;
-				st->pend = hh;
-				st->pend_value = value;
-				return LP_OK;
-			}
-			if ((rc = lp_state_flush(st)) != LP_OK)
-				return rc;
-			return lp_hist_add(st, hh, value, 1);
-		}
-		if (!r->key)
-		{
-			int			rc = lp_state_flush(st);
-
-			if (rc != LP_OK)
-				return rc;
-			return lp_state_add_slow(st, key, keylen, value);
-		}
-		i = (i + 1) & st->mask;
-	}
+	st->pend = &r->hist;
+	st->pend_value = value;
+	return LP_OK;
 }
 
 #endif							/* LP_STATE_H */
