@@ -10,6 +10,9 @@
 #   LP_BENCH_RUNS=7                   timed runs per query (after one warm-up round)
 #   LP_CALLGRIND_LINES=50000          lines of the callgrind run
 #   LP_PROFILE_LINES=4000000          lines of the profile run
+#   LP_BENCH_HUGEPAGES=1              run the server with huge_pages = on: reserves
+#                                     vm.nr_hugepages for shared_buffers for the run
+#                                     and puts the old value back at the end (root)
 #
 # Every run starts its own throwaway cluster (test/lib/cluster.sh) and stops it
 # at the end.  Everything printed is also written to test/bench/out/.
@@ -46,9 +49,12 @@ exec > >(tee "$LOG") 2>&1
 WORK=$(mktemp -d /tmp/logp95-bench.XXXXXX)
 HAVE_TD=1
 
-# Stop the cluster and drop the scratch directory.
+HUGE_OLD=
+
+# Stop the cluster, give reserved huge pages back, drop the scratch directory.
 bench_cleanup() {
 	lp_cluster_stop
+	[ -n "$HUGE_OLD" ] && echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages
 	rm -rf "$WORK"
 }
 trap bench_cleanup EXIT
@@ -61,11 +67,14 @@ CONF=(shared_buffers=2GB work_mem=256MB jit=off max_parallel_workers_per_gather=
 	max_worker_processes=8 max_parallel_workers=8)
 
 # The timed queries: name, setting of max_parallel_workers_per_gather, SQL.
-Q_NAMES=(floor logp95 logp95_par logp95_pairs pd_raw pd_parsed tdigest)
+Q_NAMES=(floor floor_par logp95 logp95_par logp95_pairs pd_raw pd_parsed tdigest)
 declare -A Q_SQL Q_WORKERS Q_LABEL
 Q_LABEL[floor]="floor: count(line), serial"
 Q_WORKERS[floor]=0
 Q_SQL[floor]="SELECT count(line) FROM access_log"
+Q_LABEL[floor_par]="count(line), 2 workers (the scan alone, in parallel)"
+Q_WORKERS[floor_par]=2
+Q_SQL[floor_par]=${Q_SQL[floor]}
 Q_LABEL[logp95]="logp95 report, serial"
 Q_WORKERS[logp95]=0
 Q_SQL[logp95]="SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log))"
@@ -94,10 +103,40 @@ bench_settings() {
 	fi
 }
 
+# LP_BENCH_HUGEPAGES=1: reserve 2 MB pages for shared_buffers (2 GB) plus
+# the rest of the server's shared memory, and ask for huge_pages = on.  Fresh
+# parallel workers then map shared buffers with 2 MB pages instead of
+# faulting them in 4 kB at a time.
+bench_hugepages() {
+	local want=1200 got
+	if [ "${LP_BENCH_HUGEPAGES:-0}" != 1 ]; then
+		CONF+=(huge_pages=off)	# the same run whatever the machine has reserved
+		return 0
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "huge pages: skipped (LP_BENCH_HUGEPAGES=1 needs root to set vm.nr_hugepages)"
+		CONF+=(huge_pages=off)
+		return 0
+	fi
+	HUGE_OLD=$(cat /proc/sys/vm/nr_hugepages)
+	echo "$want" > /proc/sys/vm/nr_hugepages
+	got=$(cat /proc/sys/vm/nr_hugepages)
+	if [ "$got" -lt "$want" ]; then
+		echo "huge pages: skipped (only $got of $want 2 MB pages could be reserved)"
+		echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages
+		HUGE_OLD=
+		CONF+=(huge_pages=off)
+		return 0
+	fi
+	CONF+=(huge_pages=on)
+	echo "huge pages: vm.nr_hugepages $HUGE_OLD -> $got for this run; huge_pages = on"
+}
+
 # Start the cluster with the benchmark's settings and print them.
 bench_start() {
 	lp_deps
 	lp_build_install
+	bench_hugepages
 	lp_cluster_start "${CONF[@]}"
 	trap bench_cleanup EXIT
 	lp_say "cluster on $PGHOST port $PGPORT"
@@ -189,7 +228,7 @@ bench_correctness() {
 			FROM access_parsed) x
 		GROUP BY route, n;
 
-		DROP TABLE IF EXISTS res_floor, res_logp95, res_logp95_pairs, res_pd_raw, res_pd_parsed, res_tdigest, res_logp95_par, st_serial, st_par;
+		DROP TABLE IF EXISTS res_floor, res_floor_par, res_logp95, res_logp95_pairs, res_pd_raw, res_pd_parsed, res_tdigest, res_logp95_par, st_serial, st_par;
 		CREATE TABLE res_floor AS ${Q_SQL[floor]};
 		CREATE TABLE res_logp95 AS ${Q_SQL[logp95]};
 		CREATE TABLE res_logp95_pairs AS ${Q_SQL[logp95_pairs]};
@@ -199,6 +238,7 @@ bench_correctness() {
 		CREATE TABLE st_serial AS SELECT logp95_agg(line) AS st FROM access_log;
 		$(bench_settings 2)
 		CREATE TABLE res_logp95_par AS ${Q_SQL[logp95_par]};
+		CREATE TABLE res_floor_par AS ${Q_SQL[floor_par]};
 		CREATE TABLE st_par AS SELECT logp95_agg(line) AS st FROM access_log;
 		$(bench_settings 0)
 
@@ -206,6 +246,9 @@ bench_correctness() {
 		INSERT INTO bench_checks
 		SELECT $n, 'floor', CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
 		FROM res_floor;
+		INSERT INTO bench_checks
+		SELECT $n, 'floor_par', CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
+		FROM res_floor_par;
 		-- logp95: every column of the report against the reference
 		INSERT INTO bench_checks
 		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes: all ' || total || ' routes, p50/p95/p99/max/requests'
