@@ -19,11 +19,11 @@ SELECT (SELECT count(*) FROM (
           EXCEPT ALL
           SELECT * FROM logp95_report((SELECT t::logp95_state FROM states_text WHERE id = 1))) d) AS differences;
 
--- binary round trip through COPY (binary send/receive)
-SELECT '/tmp/logp95_regress_' || pg_backend_pid() || '.bin' AS binfile \gset
-COPY states TO :'binfile' (FORMAT binary);
+-- binary round trip through COPY (binary send/receive); psql's \copy keeps
+-- the file beside the test's other results, not on the server
+\copy states TO 'results/state_io.bin' (FORMAT binary)
 CREATE TABLE states_bin(id int, s logp95_state);
-COPY states_bin FROM :'binfile' (FORMAT binary);
+\copy states_bin FROM 'results/state_io.bin' (FORMAT binary)
 SELECT a.id, a.s::text = b.s::text AS binary_round_trip
 FROM states a JOIN states_bin b USING (id) ORDER BY id;
 SELECT logp95_malformed(s), (SELECT count(*) FROM logp95_report(s)) FROM states_bin ORDER BY id;
@@ -65,14 +65,14 @@ SELECT '\x0100'::logp95_state;
 -- corrupt binary input: COPY binary of bytea writes the same framing as send
 CREATE TABLE raw_states(id int, b bytea);
 INSERT INTO raw_states VALUES (1, '\x010001022f6101020501'), (2, '\x010001022f61010205');
-COPY raw_states TO :'binfile' (FORMAT binary);
+\copy raw_states TO 'results/state_io.bin' (FORMAT binary)
 CREATE TABLE states_bin2(id int, s logp95_state);
-COPY states_bin2 FROM :'binfile' (FORMAT binary);
+\copy states_bin2 FROM 'results/state_io.bin' (FORMAT binary)
 SELECT count(*) FROM states_bin2;
 TRUNCATE raw_states;
 INSERT INTO raw_states VALUES (1, '\x010001022f6101020501');
-COPY raw_states TO :'binfile' (FORMAT binary);
-COPY states_bin2 FROM :'binfile' (FORMAT binary);
+\copy raw_states TO 'results/state_io.bin' (FORMAT binary)
+\copy states_bin2 FROM 'results/state_io.bin' (FORMAT binary)
 SELECT id, s FROM states_bin2;
 
 -- merging two valid states whose counts would pass bigint is an error, not a wrap
