@@ -414,12 +414,28 @@ logp95_combine(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
 	}
-	/* state 2 may live in a short-lived context: always copy into state 1 */
+	/*
+	 * state 2 may live in a short-lived context: always copy into state 1;
+	 * a deserialized state 2 is decoded straight into state 1
+	 */
 	st = logp95_state_get(fcinfo, "logp95_combine");
 	logp95_check(lp_state_flush(st));
 	logp95_check(lp_state_flush((lp_state *) PG_GETARG_POINTER(1)));
-	logp95_check(lp_state_merge(st, (lp_state *) PG_GETARG_POINTER(1)));
+	logp95_check(lp_state_merge_any(st, (lp_state *) PG_GETARG_POINTER(1)));
 	PG_RETURN_POINTER(st);
+}
+
+/*
+ * Make a running state readable: count the row the pipelined transition
+ * left pending and decode a deserialized encoding (NULL: nothing to do).
+ */
+static void
+logp95_state_ready(lp_state *st)
+{
+	if (!st)
+		return;
+	logp95_check(lp_state_flush(st));
+	logp95_check(lp_state_materialize(st));
 }
 
 /* Encode a state (NULL: the empty state) as a varlena in the current context. */
@@ -446,8 +462,7 @@ logp95_serialize(PG_FUNCTION_ARGS)
 
 	if (!AggCheckCallContext(fcinfo, NULL))
 		elog(ERROR, "logp95_serialize called in non-aggregate context");
-	if (st)
-		logp95_check(lp_state_flush(st));
+	logp95_state_ready(st);
 	PG_RETURN_BYTEA_P(logp95_encode_datum(st));
 }
 
@@ -459,13 +474,22 @@ logp95_deserialize(PG_FUNCTION_ARGS)
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
 	lp_allocator a = logp95_allocator(CurrentMemoryContext);
 	lp_state   *st;
+	uint8	   *copy;
 
 	if (!AggCheckCallContext(fcinfo, NULL))
 		elog(ERROR, "logp95_deserialize called in non-aggregate context");
 	st = lp_state_create(&a);
 	if (!st)
 		logp95_check(LP_ENOMEM);
-	logp95_check(lp_decode_into(st, (const uint8 *) VARDATA_ANY(in), VARSIZE_ANY_EXHDR(in)));
+
+	/*
+	 * Checked now, decoded later: the combine function decodes it straight
+	 * into the running state.  The bytes are copied next to the state, which
+	 * may outlive the input tuple.
+	 */
+	copy = palloc(VARSIZE_ANY_EXHDR(in) ? VARSIZE_ANY_EXHDR(in) : 1);
+	memcpy(copy, VARDATA_ANY(in), VARSIZE_ANY_EXHDR(in));
+	logp95_check(lp_state_defer(st, copy, VARSIZE_ANY_EXHDR(in)));
 	PG_RETURN_POINTER(st);
 }
 
@@ -476,8 +500,7 @@ logp95_final(PG_FUNCTION_ARGS)
 {
 	lp_state   *st = PG_ARGISNULL(0) ? NULL : (lp_state *) PG_GETARG_POINTER(0);
 
-	if (st)
-		logp95_check(lp_state_flush(st));
+	logp95_state_ready(st);
 	PG_RETURN_BYTEA_P(logp95_encode_datum(st));
 }
 

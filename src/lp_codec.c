@@ -241,17 +241,15 @@ lp_validate(const uint8_t *buf, size_t len)
 	return rc == 0 ? LP_OK : LP_ECORRUPT;
 }
 
-int
-lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
+/* lp_decode_into for an encoding lp_validate accepted. */
+static int
+lp_decode_checked(lp_state *st, const uint8_t *buf, size_t len)
 {
 	lp_reader	r;
 	lp_route_view rv;
 	int			rc;
 	uint32_t	steps = 0;
 
-	/* check everything first, so that a corrupt input changes nothing */
-	if (lp_validate(buf, len) != LP_OK)
-		return LP_ECORRUPT;
 	lp_reader_init(&r, buf, len);
 	rc = lp_state_add_malformed(st, r.malformed);
 	if (rc != LP_OK)
@@ -286,6 +284,54 @@ lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
 		}
 	}
 	return LP_OK;
+}
+
+int
+lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
+{
+	/* check everything first, so that a corrupt input changes nothing */
+	if (lp_validate(buf, len) != LP_OK)
+		return LP_ECORRUPT;
+	return lp_decode_checked(st, buf, len);
+}
+
+int
+lp_state_defer(lp_state *st, const uint8_t *buf, size_t len)
+{
+	int			rc;
+
+	if (lp_validate(buf, len) != LP_OK)
+		return LP_ECORRUPT;
+	if ((rc = lp_state_materialize(st)) != LP_OK)	/* at most one at a time */
+		return rc;
+	st->deferred = buf;
+	st->deferred_len = len;
+	return LP_OK;
+}
+
+int
+lp_state_merge_any(lp_state *dst, const lp_state *src)
+{
+	int			rc;
+
+	if ((rc = lp_state_materialize(dst)) != LP_OK)
+		return rc;
+	if ((rc = lp_state_merge(dst, src)) != LP_OK)
+		return rc;
+	if (src->deferred)
+		return lp_decode_checked(dst, src->deferred, src->deferred_len);
+	return LP_OK;
+}
+
+int
+lp_state_materialize(lp_state *st)
+{
+	const uint8_t *buf = st->deferred;
+
+	if (!buf)
+		return LP_OK;
+	st->deferred = NULL;
+	return lp_decode_checked(st, buf, st->deferred_len);
 }
 
 /* A growing output buffer. */
@@ -338,6 +384,10 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 				i,
 				steps = 0;
 	int			rc;
+
+	/* a pending row or a deferred encoding would be left out: refuse */
+	if (st->pend || st->deferred)
+		return LP_ECORRUPT;
 
 	routes = a->alloc(a->ctx, (st->nroutes ? st->nroutes : 1) * sizeof(*routes));
 	if (!routes)

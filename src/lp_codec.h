@@ -74,6 +74,20 @@ extern int	lp_validate(const uint8_t *buf, size_t len);
 extern int	lp_decode_into(lp_state *st, const uint8_t *buf, size_t len);
 
 /*
+ * Deferred decoding, for a state that is only ever merged into another one
+ * and dropped (the partial states of a parallel query): lp_state_defer
+ * checks `buf` like lp_decode_into and makes it part of the empty state
+ * `st` without decoding it (the caller keeps `buf` alive as long as `st`);
+ * lp_state_merge_any merges any state into `dst`, decoding a deferred
+ * encoding straight into `dst` instead of into a state of its own first;
+ * lp_state_materialize decodes a deferred encoding into its own state.
+ * Every other function wants a state without a deferred encoding.
+ */
+extern int	lp_state_defer(lp_state *st, const uint8_t *buf, size_t len);
+extern int	lp_state_merge_any(lp_state *dst, const lp_state *src);
+extern int	lp_state_materialize(lp_state *st);
+
+/*
  * Encode `st`.  The result is allocated with `out_alloc` and has `reserve`
  * free bytes before the encoding (room for a varlena header); *outlen counts
  * the encoding only.  LP_ETOOBIG when reserve + encoding would pass max_len.

@@ -90,6 +90,10 @@ typedef struct lp_state
 	lp_hist    *pend;			/* lp_state_add_pipelined: the histogram of
 								 * the one row not added yet, or NULL */
 	int64_t		pend_value;		/* and its value */
+	const uint8_t *deferred;	/* lp_state_defer (lp_codec.h): a checked
+								 * encoding that is part of the state but not
+								 * decoded yet, or NULL */
+	size_t		deferred_len;	/* its length */
 } lp_state;
 
 /* Create an empty state; NULL when memory runs out. */
