@@ -121,6 +121,30 @@ fuzz_decode(const uint8_t *buf, size_t len)
 	}
 	else
 		FUZZ_ASSERT(st->nroutes == 0 && st->malformed == 0);
+
+	/* the deferred path (parallel query): checked the same, merges the same */
+	{
+		lp_state   *def = lp_state_create(&fuzz_allocator);
+		lp_state   *dst = lp_state_create(&fuzz_allocator);
+
+		FUZZ_ASSERT(def != NULL && dst != NULL);
+		rc = lp_state_defer(def, buf, len);
+		FUZZ_ASSERT(rc == (valid ? LP_OK : LP_ECORRUPT));
+		FUZZ_ASSERT(lp_state_merge_any(dst, def) == LP_OK);
+		if (valid)
+		{
+			uint8_t    *out = NULL;
+			size_t		outlen = 0;
+
+			FUZZ_ASSERT(lp_encode(dst, &fuzz_allocator, 0, SIZE_MAX / 4, &out, &outlen) == LP_OK);
+			FUZZ_ASSERT(outlen == len && memcmp(out, buf, len) == 0);
+			free(out);
+		}
+		else
+			FUZZ_ASSERT(dst->nroutes == 0 && dst->malformed == 0);
+		lp_state_free(def);
+		lp_state_free(dst);
+	}
 	lp_state_free(st);
 }
 
