@@ -641,13 +641,137 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 	return LP_OK;
 }
 
-static int
-lp_pair_cmp(const void *a, const void *b)
+/* Sort pairs by value, insertion sort: small runs. */
+static void
+lp_pairs_insertion(lp_pair *p, size_t n)
 {
-	int64_t		x = ((const lp_pair *) a)->value;
-	int64_t		y = ((const lp_pair *) b)->value;
+	size_t		i,
+				j;
 
-	return (x > y) - (x < y);
+	for (i = 1; i < n; i++)
+	{
+		lp_pair		x = p[i];
+
+		for (j = i; j > 0 && p[j - 1].value > x.value; j--)
+			p[j] = p[j - 1];
+		p[j] = x;
+	}
+}
+
+/* Sort pairs by value, heapsort: the introsort fallback, O(n log n) always. */
+static void
+lp_pairs_heapsort(lp_pair *p, size_t n)
+{
+	size_t		start,
+				end,
+				root,
+				child;
+	lp_pair		t;
+
+	for (start = n / 2; start-- > 0;)
+	{
+		for (root = start; (child = 2 * root + 1) < n; root = child)
+		{
+			if (child + 1 < n && p[child].value < p[child + 1].value)
+				child++;
+			if (p[root].value >= p[child].value)
+				break;
+			t = p[root];
+			p[root] = p[child];
+			p[child] = t;
+		}
+	}
+	for (end = n; end-- > 1;)
+	{
+		t = p[0];
+		p[0] = p[end];
+		p[end] = t;
+		for (root = 0; (child = 2 * root + 1) < end; root = child)
+		{
+			if (child + 1 < end && p[child].value < p[child + 1].value)
+				child++;
+			if (p[root].value >= p[child].value)
+				break;
+			t = p[root];
+			p[root] = p[child];
+			p[child] = t;
+		}
+	}
+}
+
+/*
+ * Sort pairs by value (all distinct): introsort with the comparison
+ * inline (qsort's indirect calls and merge buffer cost more than the sort
+ * itself here).  Quicksort on the median of three, the smaller side first
+ * by recursion and the larger by looping, heapsort once the depth passes
+ * 2 log2(n) (so no input order is quadratic), insertion sort below 24.
+ */
+static void
+lp_pairs_sort(lp_pair *p, size_t n, int depth)
+{
+	while (n > 24)
+	{
+		size_t		i,
+					j,
+					mid = n / 2;
+		int64_t		pivot;
+		lp_pair		t;
+
+		if (depth-- <= 0)
+		{
+			lp_pairs_heapsort(p, n);
+			return;
+		}
+		/* median of three into p[mid] */
+		if (p[mid].value < p[0].value)
+		{
+			t = p[mid];
+			p[mid] = p[0];
+			p[0] = t;
+		}
+		if (p[n - 1].value < p[mid].value)
+		{
+			t = p[n - 1];
+			p[n - 1] = p[mid];
+			p[mid] = t;
+			if (p[mid].value < p[0].value)
+			{
+				t = p[mid];
+				p[mid] = p[0];
+				p[0] = t;
+			}
+		}
+		pivot = p[mid].value;
+		/* Hoare partition: [0, j] <= pivot <= [j + 1, n) */
+		i = 0;
+		j = n - 1;
+		for (;;)
+		{
+			while (p[i].value < pivot)
+				i++;
+			while (p[j].value > pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = p[i];
+			p[i] = p[j];
+			p[j] = t;
+			i++;
+			j--;
+		}
+		if (j + 1 < n - (j + 1))
+		{
+			lp_pairs_sort(p, j + 1, depth);
+			p += j + 1;
+			n -= j + 1;
+		}
+		else
+		{
+			lp_pairs_sort(p + j + 1, n - (j + 1), depth);
+			n = j + 1;
+		}
+	}
+	lp_pairs_insertion(p, n);
 }
 
 void
@@ -657,13 +781,28 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 				n = 0,
 				ndense;
 
-	/* the dense values come first and in order; the table's are all larger */
-	for (i = 0; i < h->dense_cap; i++)
+	/*
+	 * the dense values come first and in order; the table's are all larger.
+	 * The array is mostly zeros: skip them two slots at a time (dense_cap
+	 * is 0 or a power of two >= LP_DENSE_MIN, so even).
+	 */
+	for (i = 0; i < h->dense_cap; i += 2)
 	{
+		uint64_t	two;
+
+		memcpy(&two, &h->dense[i], sizeof(two));
+		if (!two)
+			continue;
 		if (h->dense[i])
 		{
 			out[n].value = i;
 			out[n].count = h->dense[i];
+			n++;
+		}
+		if (h->dense[i + 1])
+		{
+			out[n].value = i + 1;
+			out[n].count = h->dense[i + 1];
 			n++;
 		}
 	}
@@ -671,7 +810,14 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 	for (i = 0; h->slots && i <= h->mask; i++)
 		if (h->slots[i].count)
 			out[n++] = h->slots[i];
-	qsort(out + ndense, n - ndense, sizeof(lp_pair), lp_pair_cmp);
+	{
+		size_t		m = n - ndense;
+		int			depth = 0;
+
+		while (m >>= 1)
+			depth += 2;
+		lp_pairs_sort(out + ndense, n - ndense, depth);
+	}
 }
 
 static int

@@ -2140,6 +2140,51 @@ test_state_deferred(void)
 	g_alloc.free(g_alloc.ctx, enc);
 }
 
+/* lp_hist_sorted: the slot-table values come out ascending and complete, whatever their number. */
+static void
+test_state_sorted(void)
+{
+	static const uint32_t sizes[] = {0, 1, 2, 3, 23, 24, 25, 26, 100, 1000, 5000, 40000};
+	size_t		k;
+	uint64_t	x = 12345;
+
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+	{
+		lp_state   *st = lp_state_create(&g_alloc);
+		lp_route   *r;
+		lp_pair    *out;
+		uint32_t	i,
+					bad = 0;
+		uint64_t	sum = 0,
+					got = 0;
+
+		/* values >= LP_DENSE_MAX all go to the slot table; some twice */
+		for (i = 0; i < sizes[k]; i++)
+		{
+			int64_t		v;
+
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			v = LP_DENSE_MAX + (int64_t) (x >> 20) % 1000000007;
+			bad += lp_state_add(st, "/s", 2, v) != LP_OK;
+			sum += (uint64_t) v;
+		}
+		lp_state_add(st, "/s", 2, 1);	/* the route exists even for size 0 */
+		r = lp_state_lookup(st, "/s", 2);
+		out = malloc(sizeof(lp_pair) * (r->hist.used + 1));
+		lp_hist_sorted(&r->hist, out);
+		for (i = 0; i < r->hist.used; i++)
+		{
+			if (i > 0 && out[i].value <= out[i - 1].value)
+				bad++;
+			got += (uint64_t) out[i].value * out[i].count;
+		}
+		CHECK(bad == 0 && got == sum + 1, "sorted pairs: %u values ascending and complete",
+			  (unsigned) sizes[k]);
+		free(out);
+		lp_state_free(st);
+	}
+}
+
 /*
  * A dense slot holds a 32-bit count: a count past 2^32 - 1 for one latency
  * makes the histogram give its array up and keep every count in the slot
@@ -2238,6 +2283,7 @@ main(void)
 	test_state_batch();
 	test_state_pipelined();
 	test_state_deferred();
+	test_state_sorted();
 	test_state_keys();
 	test_state_merge();
 	test_varint();
