@@ -660,7 +660,7 @@ lp_pairs_insertion(lp_pair *p, size_t n)
 
 /* Sort pairs by value, heapsort: the introsort fallback, O(n log n) always. */
 static void
-lp_pairs_heapsort(lp_pair *p, size_t n)
+lp_pairs_heapsort(lp_pair *p, size_t n, uint32_t *steps)
 {
 	size_t		start,
 				end,
@@ -670,6 +670,7 @@ lp_pairs_heapsort(lp_pair *p, size_t n)
 
 	for (start = n / 2; start-- > 0;)
 	{
+		LP_CHECK_INTERRUPTS(*steps);
 		for (root = start; (child = 2 * root + 1) < n; root = child)
 		{
 			if (child + 1 < n && p[child].value < p[child + 1].value)
@@ -683,6 +684,7 @@ lp_pairs_heapsort(lp_pair *p, size_t n)
 	}
 	for (end = n; end-- > 1;)
 	{
+		LP_CHECK_INTERRUPTS(*steps);
 		t = p[0];
 		p[0] = p[end];
 		p[end] = t;
@@ -705,9 +707,11 @@ lp_pairs_heapsort(lp_pair *p, size_t n)
  * itself here).  Quicksort on the median of three, the smaller side first
  * by recursion and the larger by looping, heapsort once the depth passes
  * 2 log2(n) (so no input order is quadratic), insertion sort below 24.
+ * It calls the interrupt hook as it goes: a route can hold millions of
+ * values.
  */
 static void
-lp_pairs_sort(lp_pair *p, size_t n, int depth)
+lp_pairs_sort(lp_pair *p, size_t n, int depth, uint32_t *steps)
 {
 	while (n > 24)
 	{
@@ -719,7 +723,7 @@ lp_pairs_sort(lp_pair *p, size_t n, int depth)
 
 		if (depth-- <= 0)
 		{
-			lp_pairs_heapsort(p, n);
+			lp_pairs_heapsort(p, n, steps);
 			return;
 		}
 		/* median of three into p[mid] */
@@ -747,6 +751,7 @@ lp_pairs_sort(lp_pair *p, size_t n, int depth)
 		j = n - 1;
 		for (;;)
 		{
+			LP_CHECK_INTERRUPTS(*steps);
 			while (p[i].value < pivot)
 				i++;
 			while (p[j].value > pivot)
@@ -761,13 +766,13 @@ lp_pairs_sort(lp_pair *p, size_t n, int depth)
 		}
 		if (j + 1 < n - (j + 1))
 		{
-			lp_pairs_sort(p, j + 1, depth);
+			lp_pairs_sort(p, j + 1, depth, steps);
 			p += j + 1;
 			n -= j + 1;
 		}
 		else
 		{
-			lp_pairs_sort(p + j + 1, n - (j + 1), depth);
+			lp_pairs_sort(p + j + 1, n - (j + 1), depth, steps);
 			n = j + 1;
 		}
 	}
@@ -813,10 +818,11 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 	{
 		size_t		m = n - ndense;
 		int			depth = 0;
+		uint32_t	steps = 0;
 
 		while (m >>= 1)
 			depth += 2;
-		lp_pairs_sort(out + ndense, n - ndense, depth);
+		lp_pairs_sort(out + ndense, n - ndense, depth, &steps);
 	}
 }
 

@@ -181,7 +181,8 @@ extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
 extern int	lp_state_merge(lp_state *dst, const lp_state *src);
 
 /*
- * Copy a route's h->used pairs into `out` (room for h->used) sorted by value.
+ * Copy a route's h->used pairs into `out` (room for h->used) sorted by
+ * value.  Calls the interrupt hook while it sorts.
  */
 extern void lp_hist_sorted(const lp_hist *h, lp_pair *out);
 

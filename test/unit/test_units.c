@@ -2140,7 +2140,18 @@ test_state_deferred(void)
 	g_alloc.free(g_alloc.ctx, enc);
 }
 
-/* lp_hist_sorted: the slot-table values come out ascending and complete, whatever their number. */
+static long sorted_hook_calls;
+
+static void
+sorted_hook(void)
+{
+	sorted_hook_calls++;
+}
+
+/*
+ * lp_hist_sorted: the slot-table values come out ascending and complete,
+ * whatever their number; a long sort calls the interrupt hook.
+ */
 static void
 test_state_sorted(void)
 {
@@ -2171,7 +2182,13 @@ test_state_sorted(void)
 		lp_state_add(st, "/s", 2, 1);	/* the route exists even for size 0 */
 		r = lp_state_lookup(st, "/s", 2);
 		out = malloc(sizeof(lp_pair) * (r->hist.used + 1));
+		sorted_hook_calls = 0;
+		lp_interrupt_hook = sorted_hook;
 		lp_hist_sorted(&r->hist, out);
+		lp_interrupt_hook = NULL;
+		if (sizes[k] == 40000)
+			CHECK(sorted_hook_calls > 0, "sorted pairs: sorting 40000 values calls the interrupt hook (%ld times)",
+				  sorted_hook_calls);
 		for (i = 0; i < r->hist.used; i++)
 		{
 			if (i > 0 && out[i].value <= out[i - 1].value)
