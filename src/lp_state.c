@@ -658,29 +658,37 @@ lp_pairs_insertion(lp_pair *p, size_t n)
 	}
 }
 
+/* Move p[root] down the max-heap p[0 .. n) to its place. */
+static void
+lp_pairs_sift(lp_pair *p, size_t root, size_t n)
+{
+	size_t		child;
+	lp_pair		t;
+
+	for (; (child = 2 * root + 1) < n; root = child)
+	{
+		if (child + 1 < n && p[child].value < p[child + 1].value)
+			child++;
+		if (p[root].value >= p[child].value)
+			break;
+		t = p[root];
+		p[root] = p[child];
+		p[child] = t;
+	}
+}
+
 /* Sort pairs by value, heapsort: the introsort fallback, O(n log n) always. */
 static void
 lp_pairs_heapsort(lp_pair *p, size_t n, uint32_t *steps)
 {
 	size_t		start,
-				end,
-				root,
-				child;
+				end;
 	lp_pair		t;
 
 	for (start = n / 2; start-- > 0;)
 	{
 		LP_CHECK_INTERRUPTS(*steps);
-		for (root = start; (child = 2 * root + 1) < n; root = child)
-		{
-			if (child + 1 < n && p[child].value < p[child + 1].value)
-				child++;
-			if (p[root].value >= p[child].value)
-				break;
-			t = p[root];
-			p[root] = p[child];
-			p[child] = t;
-		}
+		lp_pairs_sift(p, start, n);
 	}
 	for (end = n; end-- > 1;)
 	{
@@ -688,16 +696,7 @@ lp_pairs_heapsort(lp_pair *p, size_t n, uint32_t *steps)
 		t = p[0];
 		p[0] = p[end];
 		p[end] = t;
-		for (root = 0; (child = 2 * root + 1) < end; root = child)
-		{
-			if (child + 1 < end && p[child].value < p[child + 1].value)
-				child++;
-			if (p[root].value >= p[child].value)
-				break;
-			t = p[root];
-			p[root] = p[child];
-			p[child] = t;
-		}
+		lp_pairs_sift(p, 0, end);
 	}
 }
 
@@ -780,6 +779,21 @@ lp_pairs_sort(lp_pair *p, size_t n, int depth, uint32_t *steps)
 }
 
 void
+lp_pairs_sort_values(lp_pair *p, size_t n, int depth_limit)
+{
+	uint32_t	steps = 0;
+	size_t		m = n;
+
+	if (depth_limit < 0)
+	{
+		depth_limit = 0;
+		while (m >>= 1)
+			depth_limit += 2;
+	}
+	lp_pairs_sort(p, n, depth_limit, &steps);
+}
+
+void
 lp_hist_sorted(const lp_hist *h, lp_pair *out)
 {
 	uint32_t	i,
@@ -815,15 +829,7 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 	for (i = 0; h->slots && i <= h->mask; i++)
 		if (h->slots[i].count)
 			out[n++] = h->slots[i];
-	{
-		size_t		m = n - ndense;
-		int			depth = 0;
-		uint32_t	steps = 0;
-
-		while (m >>= 1)
-			depth += 2;
-		lp_pairs_sort(out + ndense, n - ndense, depth, &steps);
-	}
+	lp_pairs_sort_values(out + ndense, n - ndense, -1);
 }
 
 static int

@@ -187,6 +187,13 @@ extern int	lp_state_merge(lp_state *dst, const lp_state *src);
 extern void lp_hist_sorted(const lp_hist *h, lp_pair *out);
 
 /*
+ * Sort pairs with distinct values by value: introsort that falls back to
+ * heapsort below `depth_limit` levels of quicksort (< 0: 2 log2 n; 0:
+ * heapsort at once).  Calls the interrupt hook as it goes.
+ */
+extern void lp_pairs_sort_values(lp_pair *p, size_t n, int depth_limit);
+
+/*
  * Fill `out` with pointers to every route, sorted by key bytes
  * (shorter first on a common prefix).  `out` has room for st->nroutes.
  */
