@@ -121,9 +121,9 @@ lp_offset(lp_cur *c, lp_ts *out)
 	return LP_TS_OK;
 }
 
-/* Set the fields every parse starts from. */
+/* Set the fields every parse starts from and put the cursor on s. */
 static void
-lp_ts_reset(lp_ts *out, const char *s, size_t len)
+lp_ts_reset(lp_ts *out, lp_cur *c, const char *s, size_t len)
 {
 	out->year = out->month = out->day = 0;
 	out->hour = out->minute = out->second = 0;
@@ -132,6 +132,21 @@ lp_ts_reset(lp_ts *out, const char *s, size_t len)
 	out->field = LP_TS_F_NONE;
 	out->text = s;
 	out->text_len = len;
+	c->p = s;
+	c->end = s + len;
+}
+
+/* "<lead>HH:MM:SS", the time of day both forms share; LP_TS_OK or the failing field. */
+static lp_ts_status
+lp_time_of_day(lp_cur *c, char lead, lp_ts *out)
+{
+	if (!lp_expect(c, lead) || !lp_digits(c, 2, &out->hour))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_HOUR);
+	if (!lp_expect(c, ':') || !lp_digits(c, 2, &out->minute))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MINUTE);
+	if (!lp_expect(c, ':') || !lp_digits(c, 2, &out->second))
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_SECOND);
+	return LP_TS_OK;
 }
 
 lp_ts_status
@@ -140,9 +155,7 @@ lp_ts_parse_iso(const char *s, size_t len, lp_ts *out)
 	lp_cur		c;
 	lp_ts_status st;
 
-	lp_ts_reset(out, s, len);
-	c.p = s;
-	c.end = s + len;
+	lp_ts_reset(out, &c, s, len);
 	if (len == 0)
 		return lp_fail(out, LP_TS_MISSING, LP_TS_F_NONE);
 	if (!lp_digits(&c, 4, &out->year))
@@ -151,12 +164,8 @@ lp_ts_parse_iso(const char *s, size_t len, lp_ts *out)
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MONTH);
 	if (!lp_expect(&c, '-') || !lp_digits(&c, 2, &out->day))
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_DAY);
-	if (!lp_expect(&c, 'T') || !lp_digits(&c, 2, &out->hour))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_HOUR);
-	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->minute))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MINUTE);
-	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->second))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_SECOND);
+	if ((st = lp_time_of_day(&c, 'T', out)) != LP_TS_OK)
+		return st;
 	if (lp_expect(&c, '.'))
 	{
 		int			ndig = 0;
@@ -235,9 +244,7 @@ lp_ts_parse_clf(const char *s, size_t len, lp_ts *out)
 	lp_cur		c;
 	lp_ts_status st;
 
-	lp_ts_reset(out, s, len);
-	c.p = s;
-	c.end = s + len;
+	lp_ts_reset(out, &c, s, len);
 	if (len == 0)
 		return lp_fail(out, LP_TS_MISSING, LP_TS_F_NONE);
 	if (!lp_digits(&c, 2, &out->day))
@@ -247,12 +254,8 @@ lp_ts_parse_clf(const char *s, size_t len, lp_ts *out)
 	c.p += 3;
 	if (!lp_expect(&c, '/') || !lp_digits(&c, 4, &out->year))
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_YEAR);
-	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->hour))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_HOUR);
-	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->minute))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MINUTE);
-	if (!lp_expect(&c, ':') || !lp_digits(&c, 2, &out->second))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_SECOND);
+	if ((st = lp_time_of_day(&c, ':', out)) != LP_TS_OK)
+		return st;
 	if (!lp_expect(&c, ' '))
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
 	st = lp_offset(&c, out);
