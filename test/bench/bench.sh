@@ -66,33 +66,29 @@ bench_div() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN {printf "%.*f", d, a
 CONF=(shared_buffers=2GB work_mem=256MB jit=off max_parallel_workers_per_gather=2
 	max_worker_processes=8 max_parallel_workers=8)
 
-# The timed queries: name, setting of max_parallel_workers_per_gather, SQL.
-Q_NAMES=(floor floor_par logp95 logp95_par logp95_pairs pd_raw pd_parsed tdigest)
+# The timed queries, in the order of the tables: bench_query name workers
+# label SQL (workers: max_parallel_workers_per_gather for it).
+Q_NAMES=()
 declare -A Q_SQL Q_WORKERS Q_LABEL
-Q_LABEL[floor]="floor: count(line), serial"
-Q_WORKERS[floor]=0
-Q_SQL[floor]="SELECT count(line) FROM access_log"
-Q_LABEL[floor_par]="count(line), 2 workers (the scan alone, in parallel)"
-Q_WORKERS[floor_par]=2
-Q_SQL[floor_par]=${Q_SQL[floor]}
-Q_LABEL[logp95]="logp95 report, serial"
-Q_WORKERS[logp95]=0
-Q_SQL[logp95]="SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log))"
-Q_LABEL[logp95_par]="logp95 report, 2 workers"
-Q_WORKERS[logp95_par]=2
-Q_SQL[logp95_par]=${Q_SQL[logp95]}
-Q_LABEL[logp95_pairs]="logp95_agg(route, latency) on access_parsed, serial"
-Q_WORKERS[logp95_pairs]=0
-Q_SQL[logp95_pairs]="SELECT * FROM logp95_report((SELECT logp95_agg(route, latency) FROM access_parsed))"
-Q_LABEL[pd_raw]="split_part + percentile_disc, raw lines, serial"
-Q_WORKERS[pd_raw]=0
-Q_SQL[pd_raw]="SELECT split_part(line, ' ', 3) AS route, percentile_disc(0.95) WITHIN GROUP (ORDER BY split_part(line, ' ', 4)::bigint) AS p95 FROM access_log GROUP BY 1"
-Q_LABEL[pd_parsed]="percentile_disc on access_parsed, serial"
-Q_WORKERS[pd_parsed]=0
-Q_SQL[pd_parsed]="SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY latency) AS p95 FROM access_parsed GROUP BY route"
-Q_LABEL[tdigest]="tdigest_percentile(latency, 100, 0.95) on access_parsed, serial"
-Q_WORKERS[tdigest]=0
-Q_SQL[tdigest]="SELECT route, tdigest_percentile(latency, 100, 0.95) AS p95 FROM access_parsed GROUP BY route"
+bench_query() {
+	Q_NAMES+=("$1")
+	Q_WORKERS[$1]=$2
+	Q_LABEL[$1]=$3
+	Q_SQL[$1]=$4
+}
+REPORT_SQL="SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log))"
+bench_query floor 0 "floor: count(line), serial" "SELECT count(line) FROM access_log"
+bench_query floor_par 2 "count(line), 2 workers (the scan alone, in parallel)" "SELECT count(line) FROM access_log"
+bench_query logp95 0 "logp95 report, serial" "$REPORT_SQL"
+bench_query logp95_par 2 "logp95 report, 2 workers" "$REPORT_SQL"
+bench_query logp95_pairs 0 "logp95_agg(route, latency) on access_parsed, serial" \
+	"SELECT * FROM logp95_report((SELECT logp95_agg(route, latency) FROM access_parsed))"
+bench_query pd_raw 0 "split_part + percentile_disc, raw lines, serial" \
+	"SELECT split_part(line, ' ', 3) AS route, percentile_disc(0.95) WITHIN GROUP (ORDER BY split_part(line, ' ', 4)::bigint) AS p95 FROM access_log GROUP BY 1"
+bench_query pd_parsed 0 "percentile_disc on access_parsed, serial" \
+	"SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY latency) AS p95 FROM access_parsed GROUP BY route"
+bench_query tdigest 0 "tdigest_percentile(latency, 100, 0.95) on access_parsed, serial" \
+	"SELECT route, tdigest_percentile(latency, 100, 0.95) AS p95 FROM access_parsed GROUP BY route"
 
 # SET commands that select serial or parallel execution for a query.
 bench_settings() {
@@ -208,65 +204,47 @@ bench_check_parallel_plan() {
 # Compute the reference per route and every answer once (untimed), then record
 # per query whether it equals the exact value: bench_checks(size, query, verdict).
 bench_correctness() {
-	local n=$1
+	local n=$1 q logp95_checks="" pd_checks=""
+	for q in logp95 logp95_pairs logp95_par; do
+		logp95_checks="$logp95_checks${logp95_checks:+ UNION ALL }
+			SELECT '$q' AS q, count(*) AS total,
+				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
+					IS DISTINCT FROM (f.requests, f.p50_ms, f.p95_ms, f.p99_ms, f.max_ms)) AS bad
+			FROM res_$q r FULL JOIN ref f USING (route)"
+	done
+	for q in pd_raw pd_parsed; do
+		pd_checks="$pd_checks${pd_checks:+ UNION ALL }
+			SELECT '$q' AS q, count(*) AS total,
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_disc) AS bad,
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_ms) AS rule_diff
+			FROM res_$q r FULL JOIN ref f USING (route)"
+	done
 	lp_psql <<-EOF
-		$(bench_settings 0)
-		-- reference from the parsed fields, with window functions:
-		-- logp95's rule is 0-based rank min(floor(n*K/100), n-1);
-		-- percentile_disc's is 0-based rank ceil(n*0.95)-1.
+		-- the exact answers, from the parsed fields with window functions
 		DROP TABLE IF EXISTS ref;
-		CREATE TABLE ref AS
-		SELECT route, n,
-			min(latency) FILTER (WHERE rn = least((n * 50) / 100, n - 1) + 1) AS p50,
-			min(latency) FILTER (WHERE rn = least((n * 95) / 100, n - 1) + 1) AS p95,
-			min(latency) FILTER (WHERE rn = least((n * 99) / 100, n - 1) + 1) AS p99,
-			max(latency) AS mx,
-			min(latency) FILTER (WHERE rn = (n * 95 + 99) / 100) AS p95_disc
-		FROM (SELECT route, latency,
-				row_number() OVER (PARTITION BY route ORDER BY latency) AS rn,
-				count(*) OVER (PARTITION BY route) AS n
-			FROM access_parsed) x
-		GROUP BY route, n;
+		$(lp_ref_sql ref "SELECT route, latency AS ms FROM access_parsed")
 
-		DROP TABLE IF EXISTS res_floor, res_floor_par, res_logp95, res_logp95_pairs, res_pd_raw, res_pd_parsed, res_tdigest, res_logp95_par, st_serial, st_par;
-		CREATE TABLE res_floor AS ${Q_SQL[floor]};
-		CREATE TABLE res_logp95 AS ${Q_SQL[logp95]};
-		CREATE TABLE res_logp95_pairs AS ${Q_SQL[logp95_pairs]};
-		CREATE TABLE res_pd_raw AS ${Q_SQL[pd_raw]};
-		CREATE TABLE res_pd_parsed AS ${Q_SQL[pd_parsed]};
-		$([ "$HAVE_TD" = 1 ] && echo "CREATE TABLE res_tdigest AS ${Q_SQL[tdigest]};")
+		-- every query's answer once, with its own serial or parallel setting
+		$(for q in "${Q_NAMES[@]}"; do
+			[ "$q" = tdigest ] && [ "$HAVE_TD" != 1 ] && continue
+			echo "$(bench_settings "${Q_WORKERS[$q]}") DROP TABLE IF EXISTS res_$q; CREATE TABLE res_$q AS ${Q_SQL[$q]};"
+		done)
+		DROP TABLE IF EXISTS st_serial, st_par;
+		$(bench_settings 0)
 		CREATE TABLE st_serial AS SELECT logp95_agg(line) AS st FROM access_log;
 		$(bench_settings 2)
-		CREATE TABLE res_logp95_par AS ${Q_SQL[logp95_par]};
-		CREATE TABLE res_floor_par AS ${Q_SQL[floor_par]};
 		CREATE TABLE st_par AS SELECT logp95_agg(line) AS st FROM access_log;
 		$(bench_settings 0)
 
 		CREATE TABLE IF NOT EXISTS bench_checks(size bigint, query text, verdict text);
 		INSERT INTO bench_checks
-		SELECT $n, 'floor', CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
-		FROM res_floor;
-		INSERT INTO bench_checks
-		SELECT $n, 'floor_par', CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
-		FROM res_floor_par;
+		SELECT $n, q, CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
+		FROM (SELECT 'floor' AS q, count FROM res_floor UNION ALL SELECT 'floor_par', count FROM res_floor_par) c;
 		-- logp95: every column of the report against the reference
 		INSERT INTO bench_checks
 		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes: all ' || total || ' routes, p50/p95/p99/max/requests'
 			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ' END
-		FROM (SELECT 'logp95' AS q, count(*) AS total,
-				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
-					IS DISTINCT FROM (f.n, f.p50, f.p95, f.p99, f.mx)) AS bad
-			FROM res_logp95 r FULL JOIN ref f USING (route)
-			UNION ALL
-			SELECT 'logp95_pairs', count(*),
-				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
-					IS DISTINCT FROM (f.n, f.p50, f.p95, f.p99, f.mx))
-			FROM res_logp95_pairs r FULL JOIN ref f USING (route)
-			UNION ALL
-			SELECT 'logp95_par', count(*),
-				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
-					IS DISTINCT FROM (f.n, f.p50, f.p95, f.p99, f.mx))
-			FROM res_logp95_par r FULL JOIN ref f USING (route)) c;
+		FROM ($logp95_checks) c;
 		UPDATE bench_checks SET verdict = verdict ||
 			CASE WHEN (SELECT st::text FROM st_serial) = (SELECT st::text FROM st_par)
 				THEN '; state = serial state' ELSE '; STATE DIFFERS from serial' END
@@ -276,15 +254,7 @@ bench_correctness() {
 		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes (own rule, ' || total || ' routes); '
 			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ from its own rule; ' END
 			|| rule_diff || ' routes differ from logp95 rule'
-		FROM (SELECT 'pd_raw' AS q, count(*) AS total,
-				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_disc) AS bad,
-				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95) AS rule_diff
-			FROM res_pd_raw r FULL JOIN ref f USING (route)
-			UNION ALL
-			SELECT 'pd_parsed', count(*),
-				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_disc),
-				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95)
-			FROM res_pd_parsed r FULL JOIN ref f USING (route)) c;
+		FROM ($pd_checks) c;
 	EOF
 	[ "$HAVE_TD" = 1 ] && lp_psql <<-EOF
 		-- t-digest: an estimate; how many routes differ and the worst relative error
@@ -293,8 +263,8 @@ bench_correctness() {
 			ELSE 'no: ' || bad || ' of ' || total || ' routes differ, worst rel. error '
 				|| round(worst * 100, 2) || '%' END
 		FROM (SELECT count(*) AS total,
-				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95::float8) AS bad,
-				max(abs(r.p95 - f.p95) / greatest(f.p95, 1))::numeric AS worst
+				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_ms::float8) AS bad,
+				max(abs(r.p95 - f.p95_ms) / greatest(f.p95_ms, 1))::numeric AS worst
 			FROM res_tdigest r FULL JOIN ref f USING (route)) c;
 	EOF
 	if [ "$n" = "$(bench_largest)" ]; then
