@@ -10,21 +10,21 @@ cd "$LP_ROOT"
 lp_apt clang libclang-rt-14-dev valgrind make gcc
 
 status=0
-lp_say "unit tests with -fsanitize=address,undefined"
-if make -C test/unit -s asan > /tmp/logp95-unit-asan.log 2>&1; then
-	echo "asan: $(tail -n 1 /tmp/logp95-unit-asan.log)"
-else
-	tail -n 40 /tmp/logp95-unit-asan.log
-	echo "asan: FAILED"
-	status=1
-fi
 
+# Run the unit tests through make target $1 (asan, valgrind); print their tally.
+run_units() {
+	local log=/tmp/logp95-unit-$1.log
+	if make -C test/unit -s "$1" > "$log" 2>&1; then
+		echo "$1: $(tail -n 1 "$log")"
+	else
+		tail -n 40 "$log"
+		echo "$1: FAILED"
+		status=1
+	fi
+}
+
+lp_say "unit tests with -fsanitize=address,undefined"
+run_units asan
 lp_say "unit tests under valgrind"
-if make -C test/unit -s valgrind > /tmp/logp95-unit-valgrind.log 2>&1; then
-	echo "valgrind: $(tail -n 1 /tmp/logp95-unit-valgrind.log)"
-else
-	tail -n 40 /tmp/logp95-unit-valgrind.log
-	echo "valgrind: FAILED"
-	status=1
-fi
+run_units valgrind
 exit $status

@@ -42,6 +42,15 @@ else
 	ROUTE_MB=1 NROUTES=100000 NVALUES=1000000
 fi
 
+# Print what a case cost: time since $t0 to $t1, and from the query output
+# in $got, line 1 and 2 VmHWM before and after, line 3 "stored|encoded".
+size_line() {
+	local csize esize
+	read -r csize esize <<<"$(sed -n 3p <<<"$got" | tr '|' ' ')"
+	echo "     $1: $(secs "$t0" "$t1") s, state $esize bytes encoded ($csize stored)," \
+		"backend VmHWM $(sed -n 1p <<<"$got") MB before, $(sed -n 2p <<<"$got") MB after the aggregate"
+}
+
 # ---------------------------------------------------------------------------
 # 1. A long route in one line: 1 MB (100 MB with LP_LONG=1), NL lines with
 #    latencies 1..NL, so pK is min(floor(NL*K/100), NL-1) + 1.
@@ -97,9 +106,7 @@ check "$NROUTES routes: routes, requests, sum p95, sum max, p50=p95=max" \
 	"$NROUTES|$NROUTES|$sum|$sum|t" "$(sed -n 4p <<<"$got")"
 check "$NROUTES routes: percentile of the last route, absent route" "$((NROUTES % 1000))|t" "$(sed -n 6p <<<"$got")"
 check "$NROUTES routes: byte order" "t" "$(sed -n 7p <<<"$got")"
-read -r csize esize <<<"$(sed -n 3p <<<"$got" | tr '|' ' ')"
-echo "     $NROUTES routes: $(secs "$t0" "$t1") s, state $esize bytes encoded ($csize stored)," \
-	"backend VmHWM $(sed -n 1p <<<"$got") MB before, $(sed -n 2p <<<"$got") MB after the aggregate"
+size_line "$NROUTES routes"
 
 # The same state merged with itself: every count doubles.
 got=$(q -c "SELECT count(*), sum(requests) FROM logp95_report((SELECT logp95_merge(s) FROM (SELECT s FROM many_routes UNION ALL SELECT s FROM many_routes) x))")
@@ -125,9 +132,7 @@ t1=$(now)
 check "$N distinct latencies: route, requests, p50, p95, p99, max" \
 	"/one|$N|$((N * 50 / 100))|$((N * 95 / 100))|$((N * 99 / 100))|$((N - 1))" "$(sed -n 4p <<<"$got")"
 check "$N distinct latencies: logp95_percentile 0, 0.25, 1" "0|$((N / 4))|$((N - 1))" "$(sed -n 5p <<<"$got")"
-read -r csize esize <<<"$(sed -n 3p <<<"$got" | tr '|' ' ')"
-echo "     $N distinct latencies: $(secs "$t0" "$t1") s, state $esize bytes encoded ($csize stored)," \
-	"backend VmHWM $(sed -n 1p <<<"$got") MB before, $(sed -n 2p <<<"$got") MB after the aggregate"
+size_line "$N distinct latencies"
 
 # The structured aggregate and the line aggregate agree on a smaller sample.
 got=$(q -c "SELECT (SELECT logp95_agg('/one', (i * 7919) % 100003)::text FROM generate_series(0, 100002) i) = (SELECT logp95_agg('t GET /one ' || ((i * 7919) % 100003))::text FROM generate_series(0, 100002) i)")
