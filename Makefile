@@ -13,7 +13,12 @@ OBJS = \
 	src/lp_ts.o
 
 EXTENSION = logp95
-DATA = logp95--1.0.sql
+# The version CREATE EXTENSION installs, read from the control file; the C
+# library reports it too (PG_MODULE_MAGIC_EXT on PostgreSQL 18).
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+# 1.0 is released and never edited; later versions are upgrade scripts.
+DATA = logp95--1.0.sql logp95--1.0--1.1.sql
+PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
 REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats file_fdw

@@ -18,7 +18,16 @@
 #include "lp_parse.h"
 #include "lp_state.h"
 
+/*
+ * PostgreSQL 18 records the library's name and version, shown by
+ * pg_get_loaded_modules(); LOGP95_VERSION comes from the Makefile, which
+ * reads it from logp95.control.
+ */
+#ifdef PG_MODULE_MAGIC_EXT
+PG_MODULE_MAGIC_EXT(.name = "logp95",.version = LOGP95_VERSION);
+#else
 PG_MODULE_MAGIC;
+#endif
 
 /* Values of logp95.on_malformed. */
 typedef enum

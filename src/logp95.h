@@ -5,6 +5,9 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"				/* VARDATA_ANY and friends moved here in 16 */
+#endif
 
 #include "lp_state.h"
 
@@ -20,8 +23,17 @@ extern lp_state *logp95_state_get(FunctionCallInfo fcinfo, const char *fname);
 /* A copy of at most 200 bytes of s for an error message, cut on a character boundary. */
 extern char *logp95_quote(const char *s, size_t len);
 
+/*
+ * A function that never returns: PostgreSQL 18 spells it with the prefix
+ * pg_noreturn, older versions with the suffix pg_attribute_noreturn(), which
+ * GCC and Clang accept in front of the declaration too.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
 /* Raise 22P02 "malformed log line: <problem>" quoting the line. */
-extern void logp95_malformed_error(const char *problem, const char *line, size_t len) pg_attribute_noreturn();
+pg_noreturn extern void logp95_malformed_error(const char *problem, const char *line, size_t len);
 
 /* logp95.on_malformed = skip: count one malformed line and return true. */
 extern bool logp95_skip_malformed(lp_state *st);
