@@ -26,6 +26,7 @@ SET max_parallel_workers_per_gather = 0;
 SET enable_partitionwise_aggregate = on;
 
 -- one state per partition (Partial Aggregate), merged once (Finalize Aggregate)
+-- (PostgreSQL 17 and later print the InitPlan as "InitPlan 1": expected/partition_1.out)
 EXPLAIN (COSTS OFF) SELECT logp95_agg(line) FROM part_log;
 EXPLAIN (COSTS OFF) SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM part_log));
 

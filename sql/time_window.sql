@@ -63,6 +63,8 @@ SELECT count(*) AS lines,
 FROM tw_log;
 
 -- without an index: a sequential scan under the aggregate
+-- (PostgreSQL 17 and later print InitPlans as "InitPlan 1" and their value as
+-- "(InitPlan 1).col1": expected/time_window_1.out)
 EXPLAIN (COSTS OFF)
 SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM tw_log
 	WHERE logp95_line_ts(line) >= '2026-11-07T01:00:00'
