@@ -23,6 +23,8 @@ PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
 REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats file_fdw
 
+# the zip of make dist (below); set before PGXS, which tests it with ifdef
+EXTRA_CLEAN += logp95-$(EXTVERSION).zip
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -31,3 +33,10 @@ include $(PGXS)
 # header changes, or a changed struct leaves stale objects that crash
 # (the LLVM bitcode used for JIT inlining too).
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h)
+
+# make dist: the zip PGXN takes, logp95-<version>.zip holding one directory
+# logp95-<version>/, made from the committed HEAD (paths marked export-ignore
+# in .gitattributes stay out).
+dist:
+	git archive --format zip --prefix=logp95-$(EXTVERSION)/ -o logp95-$(EXTVERSION).zip HEAD
+.PHONY: dist
