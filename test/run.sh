@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# test/run.sh -- run every test against a throwaway cluster; last line "N passed, N failed"
+# test/run.sh -- every test, on every PostgreSQL version found; last line "N passed, N failed"
 #
-#   sudo test/run.sh            # everything (what CI runs)
-#   LP_FUZZ_SECONDS=300 test/run.sh   # longer fuzzing
+#   sudo test/run.sh                    # everything (what CI runs)
+#   LP_VERSIONS="15 18" test/run.sh     # only these versions (default: 15 16 17 18)
+#   LP_FUZZ_SECONDS=300 test/run.sh     # longer fuzzing
+#
+# PostgreSQL 15 (Debian's packages) gets the whole suite: unit tests,
+# pg_regress (make installcheck), the TAP tests in test/t, the Debian
+# package and the META.json checks.  Every other version that is installed,
+# or whose kit lies in ../shared/pg beside the repository, gets pg_regress,
+# the postgres_fdw shard test and the upgrade test, each on a cluster of
+# that version; a version that is neither is reported as skipped.
 set -uo pipefail
 . "$(dirname "$0")/lib/cluster.sh"
 cd "$LP_ROOT"
@@ -10,6 +18,7 @@ cd "$LP_ROOT"
 passed=0
 failed=0
 failures=()
+timings=()
 
 # Record one result: lp_count NAME STATUS
 lp_count() {
@@ -30,20 +39,36 @@ lp_count_line() {
 	printf '%-6s %s: %s\n' "$([ "$f" = 0 ] && [ "$3" = 0 ] && echo ok || echo FAILED)" "$1" "$line"
 }
 
+# Run a step that ends with its own "N passed, N failed" line:
+# lp_step NAME LOGFILE COMMAND...
+lp_step() {
+	local name=$1 log=$2 rc
+	shift 2
+	lp_say "$name"
+	"$@" > "$log" 2>&1; rc=$?
+	tail -n 15 "$log"
+	lp_count_line "$name" "$log" $rc
+}
+
+# make installcheck in directory $1 against the running cluster; every
+# test is counted (15 prints "test x ... ok", 16 and later "ok N - x").
+lp_regress() {
+	local dir=$1 log=/tmp/logp95-regress-$PG_MAJOR.log rc rp rf
+	lp_say "PostgreSQL $PG_MAJOR: make installcheck"
+	rm -f "$dir/regression.diffs"
+	make -C "$dir" -s PG_CONFIG="$PG_CONFIG" installcheck > "$log" 2>&1; rc=$?
+	cat "$log"
+	rp=$(grep -cE '^(ok|test|    ) .*\.\.\. ok|^ok [0-9]+ ' "$log")
+	rf=$(grep -cE '\.\.\. FAILED|^not ok ' "$log")
+	passed=$((passed + rp)); failed=$((failed + rf))
+	[ "$rf" -gt 0 ] && failures+=("pg_regress on $PG_MAJOR ($rf)")
+	if [ "$rc" != 0 ] && [ "$rf" = 0 ]; then failed=$((failed + 1)); failures+=("make installcheck on $PG_MAJOR (exit $rc)"); fi
+	[ -f "$dir/regression.diffs" ] && head -n 200 "$dir/regression.diffs"
+}
+
 lp_deps
 export PG_CFLAGS=${PG_CFLAGS:--Werror}
-lp_build_install
-
-# 1. plain C unit tests (no PostgreSQL)
-if [ -d test/unit ]; then
-	lp_say "unit tests"
-	make -C test/unit -s run > /tmp/logp95-unit.log 2>&1; rc=$?
-	tail -n 20 /tmp/logp95-unit.log
-	lp_count_line "unit tests" /tmp/logp95-unit.log $rc
-fi
-
-lp_cluster_start
-lp_say "cluster on $PGHOST port $PGPORT"
+versions=${LP_VERSIONS:-15 16 17 18}
 
 # The server reads test data as the postgres OS user: when it cannot reach
 # the source tree (a clone under /root, say), give it a readable copy.
@@ -55,28 +80,75 @@ if ! lp_as_pg test -r "$LP_ROOT/test/data/access_bytes.log"; then
 	lp_say "test data copied to $LP_TEST_DATA_DIR (the source tree is not readable by postgres)"
 fi
 
-# 2. pg_regress: make installcheck
-lp_say "make installcheck"
-make -s PG_CONFIG="$PG_CONFIG" installcheck > /tmp/logp95-regress.log 2>&1; rc=$?
-cat /tmp/logp95-regress.log
-rp=$(grep -cE '^(ok|test|    ) .*\.\.\. ok|^ok [0-9]+ ' /tmp/logp95-regress.log)
-rf=$(grep -cE '\.\.\. FAILED|^not ok ' /tmp/logp95-regress.log)
-passed=$((passed + rp)); failed=$((failed + rf))
-[ "$rf" -gt 0 ] && failures+=("pg_regress ($rf)")
-if [ "$rc" != 0 ] && [ "$rf" = 0 ]; then failed=$((failed + 1)); failures+=("make installcheck (exit $rc)"); fi
-[ -f regression.diffs ] && head -n 200 regression.diffs
+# ---------- PostgreSQL 15: everything ----------
+if [[ " $versions " == *" 15 "* ]]; then
+	start=$SECONDS
+	lp_use_version 15
+	lp_build_install
 
-# 3. scripted tests: each test/t/*.sh runs against the cluster; exit 0 is a pass
-for t in test/t/*.sh; do
-	[ -e "$t" ] || continue
-	lp_say "$t"
-	bash "$t" > "/tmp/logp95-$(basename "$t").log" 2>&1; rc=$?
-	tail -n 15 "/tmp/logp95-$(basename "$t").log"
-	lp_count "$t" $rc
+	# plain C unit tests (no PostgreSQL)
+	lp_step "unit tests" /tmp/logp95-unit.log make -C test/unit -s run
+
+	lp_cluster_start
+	lp_say "PostgreSQL 15 cluster on $PGHOST port $PGPORT"
+	lp_regress "$LP_ROOT"
+	lp_cluster_stop
+
+	# TAP tests (test/t/*.pl), each with the clusters it needs
+	lp_step "TAP tests on PostgreSQL 15" /tmp/logp95-tap-15.log bash test/prove.sh 15
+
+	# scripted tests not (yet) on the TAP harness: exit 0 is a pass
+	for t in test/t/*.sh; do
+		[ -e "$t" ] || continue
+		lp_say "$t"
+		bash "$t" > "/tmp/logp95-$(basename "$t").log" 2>&1; rc=$?
+		tail -n 15 "/tmp/logp95-$(basename "$t").log"
+		lp_count "$t" $rc
+	done
+
+	# shipping: the Debian package (built, listed, installed, used, removed)
+	# and the PGXN metadata
+	lp_step "Debian package" /tmp/logp95-package.log bash test/package.sh
+	lp_step "META.json and make dist" /tmp/logp95-meta.log bash test/meta.sh
+	timings+=("PostgreSQL 15: $((SECONDS - start)) s")
+fi
+
+# ---------- every other version: pg_regress, shards, upgrade ----------
+for v in $versions; do
+	[ "$v" = 15 ] && continue
+	if ! why=$(lp_kit_install "$v"); then
+		echo "skipped PostgreSQL $v: $why"
+		continue
+	fi
+	start=$SECONDS
+	lp_use_version "$v"
+	# a private copy, so that each version's objects stay apart
+	build=$(mktemp -d /tmp/logp95-build-$v.XXXXXX)
+	rsync -a --exclude .git --exclude '*.o' --exclude '*.bc' --exclude '*.so' \
+		--exclude results --exclude tmp_check "$LP_ROOT/" "$build/"
+	chmod -R a+rX "$build"
+	lp_say "PostgreSQL $v: building with $PG_CONFIG"
+	if make -C "$build" -s PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$PG_CFLAGS" > /tmp/logp95-build-$v.log 2>&1 &&
+		lp_root make -C "$build" -s PG_CONFIG="$PG_CONFIG" install >> /tmp/logp95-build-$v.log 2>&1; then
+		lp_count "build with $PG_CFLAGS and install on PostgreSQL $v" 0
+	else
+		cat /tmp/logp95-build-$v.log
+		lp_count "build with $PG_CFLAGS and install on PostgreSQL $v" 1
+		rm -rf "$build"
+		continue
+	fi
+	lp_cluster_start
+	lp_say "PostgreSQL $v cluster on $PGHOST port $PGPORT"
+	lp_regress "$build"
+	lp_cluster_stop
+	lp_step "TAP tests on PostgreSQL $v" /tmp/logp95-tap-$v.log \
+		bash test/prove.sh "$v" test/t/020_fdw_shards.pl test/t/040_upgrade.pl
+	rm -rf "$build"
+	timings+=("PostgreSQL $v: $((SECONDS - start)) s")
 done
 
-lp_cluster_stop
 [ -n "${LP_TEST_DATA_DIR:-}" ] && rm -rf "$LP_TEST_DATA_DIR"
+printf 'time: %s\n' "${timings[@]}"
 [ ${#failures[@]} -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -6,6 +6,29 @@ PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
 export PG_CONFIG=${PG_CONFIG:-$PGBIN/pg_config}
 LP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
+# Point PG_MAJOR, PGBIN and PG_CONFIG at PostgreSQL $1.  Always name the
+# version's own programs: once several versions are installed, Debian's
+# /usr/bin/pg_config and /usr/bin/psql pick the highest one.
+lp_use_version() {
+	PG_MAJOR=$1
+	PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
+	export PG_CONFIG=$PGBIN/pg_config
+}
+
+# Install the PostgreSQL test kit of version $1 from ../shared/pg beside the
+# repository, unless that version is installed already.  Prints why not and
+# returns 1 when the version cannot be had.
+lp_kit_install() {
+	local kit=$LP_ROOT/../shared/pg/postgresql-$1-debian12-amd64.tar.xz
+	[ -x "/usr/lib/postgresql/$1/bin/pg_config" ] && return 0
+	if [ ! -r "$kit" ]; then
+		echo "no PostgreSQL $1 installed and no kit $kit"
+		return 1
+	fi
+	lp_say "installing the PostgreSQL $1 kit from $kit"
+	lp_root tar -C / -xJf "$kit" || { echo "could not unpack $kit"; return 1; }
+}
+
 # Print a progress line on stderr.
 lp_say() { printf '== %s\n' "$*" >&2; }
 
@@ -24,9 +47,10 @@ lp_apt() {
 	lp_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
 }
 
-# The server, its build headers (PGXS, pg_regress) and a compiler.
+# The server, its build headers (PGXS, pg_regress, the TAP modules), a
+# compiler, IPC::Run for the TAP tests and rsync for private build copies.
 lp_deps() {
-	lp_apt postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR gcc make
+	lp_apt postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR gcc make libipc-run-perl rsync
 }
 
 # Build and install the extension into the server's directories.
