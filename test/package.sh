@@ -164,7 +164,9 @@ elif [ -f "$deb" ]; then
 	check "dpkg -i $(basename "$deb")" sh -c "dpkg -i '$deb' > '$tmp/dpkg.log' 2>&1 || { cat '$tmp/dpkg.log'; exit 1; }"
 	check "dpkg --verify $pkg (installed files are the package's)" sh -c "test -z \"\$(dpkg --verify $pkg)\""
 
+	cd "$tmp"	# initdb as postgres: a cwd it can enter (not a clone under /root)
 	lp_cluster_start
+	cd "$LP_ROOT"
 	trap cleanup EXIT
 	lp_say "cluster on $PGHOST port $PGPORT"
 	check "CREATE EXTENSION logp95" lp_psql -c "CREATE EXTENSION logp95"
@@ -201,7 +203,9 @@ for v in $versions; do
 	chmod -R a+rX "$x"
 	so=$x$(/usr/lib/postgresql/$v/bin/pg_config --pkglibdir)/logp95.so
 	PGBIN=/usr/lib/postgresql/$v/bin
+	cd "$tmp"
 	lp_cluster_start
+	cd "$LP_ROOT"
 	trap cleanup EXIT
 	got=$(lp_psql -tA -c "LOAD '$so'" -c "SHOW logp95.on_malformed" 2>&1 || true)
 	check "$v: the package's logp95.so loads into PostgreSQL $v (got '$got')" test "$got" = error
