@@ -69,6 +69,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM	# exit runs cleanup through the EXIT trap
 
 # 1. A copy of the working tree: tracked and untracked files that git does
 # not ignore (uncommitted work included, build products left out).
