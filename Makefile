@@ -22,17 +22,28 @@ PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
 REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats file_fdw
+# TAP tests on PostgreSQL::Test::Cluster (test/prove.sh NN runs them as postgres)
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
 
 # the zip of make dist (below); set before PGXS, which tests it with ifdef
 EXTRA_CLEAN += logp95-$(EXTVERSION).zip
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+# after PGXS, whose Makefile.global empties it: where LogP95::TestLib lives
+PROVE_FLAGS = -I ./test/perl
 
 # PGXS does not track header dependencies: rebuild every object when a
 # header changes, or a changed struct leaves stale objects that crash
 # (the LLVM bitcode used for JIT inlining too).
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h)
+
+# make prove_installcheck: the TAP tests alone, with PGXS's recipe (as in
+# pgvector; make installcheck runs them too, after pg_regress).
+prove_installcheck:
+	$(prove_installcheck)
+.PHONY: prove_installcheck
 
 # make dist: the zip PGXN takes, logp95-<version>.zip holding one directory
 # logp95-<version>/, made from the committed HEAD (paths marked export-ignore
