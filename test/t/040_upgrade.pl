@@ -13,6 +13,7 @@ use warnings FATAL => 'all';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use LogP95::TestLib;			# skips the whole test as root (initdb refuses root)
 
 # The version CREATE EXTENSION installs, from the control file PGXS installed.
 my $sharedir = `pg_config --sharedir`;
