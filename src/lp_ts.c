@@ -1,8 +1,7 @@
 /* src/lp_ts.c -- timestamps of access-log lines (plain C, no PostgreSQL headers) */
 #include "lp_ts.h"
 
-/* A field separator: space or tab. */
-#define LP_IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+#include "lp_common.h"
 
 /* Largest UTC offset accepted, in hours (PostgreSQL's own limit). */
 #define LP_TS_MAX_OFFSET_HOUR 15

@@ -8,6 +8,8 @@
 #include "lp_codec.h"
 #include "lp_gen.h"
 #include "lp_parse.h"
+#include "lp_partial.h"
+#include "lp_rank.h"
 #include "ref_parse.h"
 #include "lp_state.h"
 
@@ -664,7 +666,7 @@ test_state_basic(void)
 	CHECK_EQ_U(r->hist.total, 1, "route existing total");
 	CHECK_EQ_I(lp_state_route(st, "/new", 4, &r), LP_OK, "route new");
 	CHECK_EQ_U(st->nroutes, 6, "route new counted");
-	CHECK_EQ_I(lp_hist_add(st, &r->hist, 10, 1000), LP_OK, "hist add count");
+	CHECK_EQ_I(lp_hist_add(&st->alloc, &r->hist, 10, 1000), LP_OK, "hist add count");
 	CHECK_EQ_U(route_total(st, "/new"), 1000, "hist add total");
 
 	/* malformed counter */
@@ -695,7 +697,7 @@ test_state_overflow(void)
 	lp_route   *r;
 
 	CHECK_EQ_I(lp_state_route(a, "/o", 2, &r), LP_OK, "overflow route");
-	CHECK_EQ_I(lp_hist_add(a, &r->hist, 1, (uint64_t) INT64_MAX - 1), LP_OK, "big count");
+	CHECK_EQ_I(lp_hist_add(&a->alloc, &r->hist, 1, (uint64_t) INT64_MAX - 1), LP_OK, "big count");
 	CHECK_EQ_I(lp_state_add(a, "/o", 2, 2), LP_OK, "reach INT64_MAX");
 	CHECK_EQ_U(route_total(a, "/o"), INT64_MAX, "total at INT64_MAX");
 	CHECK_EQ_I(lp_state_add(a, "/o", 2, 2), LP_EOVERFLOW, "existing value overflow");
@@ -1070,7 +1072,7 @@ test_codec_roundtrip(void)
 	lp_state_add(st, "/max", 4, INT64_MAX);
 	lp_state_add(st, "/max", 4, 0);
 	lp_state_route(st, "/count", 6, &r);
-	lp_hist_add(st, &r->hist, 12345678901234LL, (uint64_t) INT64_MAX);
+	lp_hist_add(&st->alloc, &r->hist, 12345678901234LL, (uint64_t) INT64_MAX);
 	lp_state_add_malformed(st, 77);
 
 	buf = encode(st, &len);
@@ -1808,9 +1810,9 @@ test_state_dense(void)
 		lp_route   *rz = lp_state_lookup(st, "/d", 2);
 		lp_hist		before = rz->hist;
 
-		CHECK_EQ_I(lp_hist_add(st, &rz->hist, 5, 0), LP_OK, "zero count is a no-op");
-		CHECK_EQ_I(lp_hist_add(st, &rz->hist, 99999, 0), LP_OK, "zero count, new value: no-op");
-		CHECK_EQ_I(lp_state_add(st, "/d", 2, -1), LP_ECORRUPT, "negative value refused");
+		CHECK_EQ_I(lp_hist_add(&st->alloc, &rz->hist, 5, 0), LP_OK, "zero count is a no-op");
+		CHECK_EQ_I(lp_hist_add(&st->alloc, &rz->hist, 99999, 0), LP_OK, "zero count, new value: no-op");
+		CHECK_EQ_I(lp_state_add(st, "/d", 2, -1), LP_EINTERNAL, "negative value refused");
 		CHECK(rz->hist.used == before.used && rz->hist.total == before.total &&
 			  rz->hist.hused == before.hused, "refused adds change nothing");
 	}
@@ -2035,7 +2037,7 @@ test_state_pipelined(void)
 	{
 		uint64_t	before = r->hist.total;
 
-		bad += lp_hist_add(pip, &r->hist, 5, UINT32_MAX - 3) != LP_OK;
+		bad += lp_hist_add(&pip->alloc, &r->hist, 5, UINT32_MAX - 3) != LP_OK;
 		for (i = 0; i < 4; i++)
 			bad += lp_state_add_pipelined(pip, "/max", 4, 5) != LP_OK;
 		bad += lp_state_add_pipelined(pip, "/max", 4, 7) != LP_OK;
@@ -2091,7 +2093,7 @@ test_state_deferred(void)
 	CHECK(def->deferred == NULL && def->nroutes == 0, "deferred: a refused encoding leaves the state empty");
 	CHECK_EQ_I(lp_state_defer(def, enc, len), LP_OK, "deferred: defer");
 	CHECK_EQ_I(def->nroutes, 0, "deferred: nothing decoded yet");
-	CHECK_EQ_I(lp_encode(def, &a, 0, SIZE_MAX, &out, &outlen), LP_ECORRUPT,
+	CHECK_EQ_I(lp_encode(def, &a, 0, SIZE_MAX, &out, &outlen), LP_EINTERNAL,
 			   "deferred: encoding a state with a deferred encoding is refused");
 
 	/* merged into a non-empty state: the same as decoding, then merging */
@@ -2125,7 +2127,7 @@ test_state_deferred(void)
 		CHECK_EQ_I(bad, 0, "deferred: adds to /p");
 	}
 	CHECK(def->pend != NULL, "deferred: a row is pending");
-	CHECK_EQ_I(lp_encode(def, &a, 0, SIZE_MAX, &out, &outlen), LP_ECORRUPT,
+	CHECK_EQ_I(lp_encode(def, &a, 0, SIZE_MAX, &out, &outlen), LP_EINTERNAL,
 			   "deferred: encoding a state with a pending row is refused");
 	CHECK_EQ_I(lp_state_flush(def), LP_OK, "deferred: flush");
 	CHECK_EQ_I(lp_encode(def, &a, 0, SIZE_MAX, &out, &outlen), LP_OK, "deferred: encodes once flushed");
@@ -2276,7 +2278,7 @@ test_state_dense_overflow(void)
 	if (!CHECK(r != NULL && r->hist.dense_cap >= 64, "overflow route has a dense array"))
 		return;
 	/* 1 + (2^32 - 1) passes a 32-bit slot */
-	CHECK_EQ_I(lp_hist_add(st, &r->hist, 5, big), LP_OK, "count past 2^32 - 1");
+	CHECK_EQ_I(lp_hist_add(&st->alloc, &r->hist, 5, big), LP_OK, "count past 2^32 - 1");
 	CHECK_EQ_U(r->hist.dense_cap, 0, "dense array given up");
 	CHECK_EQ_U(r->hist.used, 100, "distinct values kept");
 	CHECK_EQ_U(r->hist.hused, 100, "all in the slot table");
