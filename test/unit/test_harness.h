@@ -105,6 +105,14 @@ extern void test_codec_roundtrip(void);
 extern void test_codec_corrupt(void);
 extern void test_hex(void);
 extern void test_gen(void);
+extern void test_ts_iso(void);
+extern void test_ts_iso_field(void);
+extern void test_ts_clf(void);
+extern void test_ts_calendar(void);
+extern void test_formats_table(void);
+extern void test_formats_combined(void);
+extern void test_formats_request_time(void);
+extern void test_formats_parsers(void);
 extern void test_oom(void);
 
 #endif							/* TEST_HARNESS_H */

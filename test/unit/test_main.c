@@ -237,6 +237,14 @@ main(void)
 	test_codec_corrupt();
 	test_hex();
 	test_gen();
+	test_ts_iso();
+	test_ts_iso_field();
+	test_ts_clf();
+	test_ts_calendar();
+	test_formats_table();
+	test_formats_combined();
+	test_formats_request_time();
+	test_formats_parsers();
 	test_oom();
 
 	CHECK_EQ_I(g_heap.live, 0, "every block given back");
