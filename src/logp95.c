@@ -100,10 +100,14 @@ logp95_allocator(MemoryContext cxt)
 void
 logp95_check(int rc)
 {
+	if (rc == LP_OK)
+		return;
+	if (rc == LP_ECORRUPT)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("logp95_state value is corrupt")));
 	switch (rc)
 	{
-		case LP_OK:
-			return;
 		case LP_ENOMEM:
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -120,11 +124,6 @@ logp95_check(int rc)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("logp95_state is too large"),
 					 errdetail("A logp95_state holds at most 1 GB once encoded, and a state at most 2^29 routes or distinct latencies per route.")));
-			break;
-		case LP_ECORRUPT:
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("logp95_state value is corrupt")));
 			break;
 		default:
 			/* LP_EINTERNAL and anything else: a bug, not bad data */

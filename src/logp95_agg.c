@@ -50,10 +50,27 @@ logp95_skip_malformed(lp_state *st)
 }
 
 /*
+ * The message of each failing parse status, a whole sentence each: those
+ * with %s quote the field the parser names (lp_fields.bad), the others
+ * take the fields wanted and found (lp_fields.nwant, lp_fields.nfields).
+ */
+static const char *const logp95_line_messages[] = {
+	[LP_LINE_TOO_FEW_FIELDS] = gettext_noop("malformed log line: expected %d fields, found %d"),
+	[LP_LINE_BAD_LATENCY] = gettext_noop("malformed log line: latency \"%s\" is not a non-negative integer"),
+	[LP_LINE_LATENCY_RANGE] = gettext_noop("malformed log line: latency \"%s\" is out of range for type bigint"),
+	[LP_LINE_NO_TIME] = gettext_noop("malformed log line: no [time] field after the client address"),
+	[LP_LINE_NO_REQUEST] = gettext_noop("malformed log line: no quoted request after the time"),
+	[LP_LINE_BAD_REQUEST] = gettext_noop("malformed log line: request \"%s\" has no path"),
+	[LP_LINE_UNTERMINATED] = gettext_noop("malformed log line: a quoted field has no closing quote"),
+	[LP_LINE_TOO_FEW_TAIL_FIELDS] = gettext_noop("malformed log line: expected %d fields after the request, found %d"),
+	[LP_LINE_BAD_SECONDS] = gettext_noop("malformed log line: request time \"%s\" is not a non-negative number of seconds"),
+	[LP_LINE_BAD_MICROS] = gettext_noop("malformed log line: request time \"%s\" is not a non-negative integer of microseconds"),
+	[LP_LINE_REQTIME_RANGE] = gettext_noop("malformed log line: request time \"%s\" is out of range for type bigint in milliseconds")
+};
+
+/*
  * Raise the 22P02 error of a malformed line of format `fmt`: parse it again
  * for the fields the message names (only lines that failed come here).
- * Every status has one whole message; those with a %s quote one field,
- * the others take the fields wanted and found.
  */
 pg_noreturn static void
 logp95_line_error(const lp_format_def *fmt, const char *line, size_t len)
@@ -61,66 +78,32 @@ logp95_line_error(const lp_format_def *fmt, const char *line, size_t len)
 	lp_fields	lf;
 	lp_line_status ls = fmt->parse(line, len, fmt, &lf);
 	const char *msg;
-	const char *field = NULL;
-	int			want = 0;
 
-	switch (ls)
-	{
-		case LP_LINE_TOO_FEW_FIELDS:
-			msg = gettext_noop("malformed log line: expected %d fields, found %d");
-			want = LP_LINE_FIELDS;
-			break;
-		case LP_LINE_BAD_LATENCY:
-			msg = gettext_noop("malformed log line: latency \"%s\" is not a non-negative integer");
-			field = logp95_quote(lf.bad, lf.bad_len);
-			break;
-		case LP_LINE_LATENCY_RANGE:
-			msg = gettext_noop("malformed log line: latency \"%s\" is out of range for type bigint");
-			field = logp95_quote(lf.bad, lf.bad_len);
-			break;
-		case LP_LINE_NO_TIME:
-			msg = gettext_noop("malformed log line: no [time] field after the client address");
-			break;
-		case LP_LINE_NO_REQUEST:
-			msg = gettext_noop("malformed log line: no quoted request after the time");
-			break;
-		case LP_LINE_BAD_REQUEST:
-			msg = gettext_noop("malformed log line: request \"%s\" has no path");
-			field = logp95_quote(lf.request, lf.request_len);
-			break;
-		case LP_LINE_UNTERMINATED:
-			msg = gettext_noop("malformed log line: a quoted field has no closing quote");
-			break;
-		case LP_LINE_TOO_FEW_TAIL_FIELDS:
-			msg = gettext_noop("malformed log line: expected %d fields after the request, found %d");
-			want = LP_C_MIN_TAIL_FIELDS;
-			break;
-		case LP_LINE_BAD_SECONDS:
-			msg = gettext_noop("malformed log line: request time \"%s\" is not a non-negative number of seconds");
-			field = logp95_quote(lf.bad, lf.bad_len);
-			break;
-		case LP_LINE_BAD_MICROS:
-			msg = gettext_noop("malformed log line: request time \"%s\" is not a non-negative integer of microseconds");
-			field = logp95_quote(lf.bad, lf.bad_len);
-			break;
-		case LP_LINE_REQTIME_RANGE:
-			msg = gettext_noop("malformed log line: request time \"%s\" is out of range for type bigint in milliseconds");
-			field = logp95_quote(lf.bad, lf.bad_len);
-			break;
-		default:
-			elog(ERROR, "log line error reported for a line that parsed (status %d)", (int) ls);
-	}
-	if (field)
+	if (ls <= LP_LINE_OK || ls >= lengthof(logp95_line_messages))
+		elog(ERROR, "log line error reported for parse status %d", (int) ls);
+	msg = logp95_line_messages[ls];
+	if (lf.bad)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg(msg, field),
+				 errmsg(msg, logp95_quote(lf.bad, lf.bad_len)),
 				 logp95_errdetail_line(line, len),
 				 errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg(msg, want, lf.nfields),
+			 errmsg(msg, lf.nwant, lf.nfields),
 			 logp95_errdetail_line(line, len),
 			 errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.")));
+}
+
+/*
+ * A line of format `fmt` that did not parse: counted in skip mode, else
+ * the error that describes it.
+ */
+static void
+logp95_malformed_line(lp_state *st, const lp_format_def *fmt, const char *line, size_t len)
+{
+	if (!logp95_skip_malformed(st))
+		logp95_line_error(fmt, line, len);
 }
 
 /* ---------- transitions ---------- */
@@ -158,8 +141,8 @@ logp95_agg_line_trans(PG_FUNCTION_ARGS)
 		if (unlikely(rc != LP_OK))
 			logp95_check(rc);
 	}
-	else if (!logp95_skip_malformed(st))
-		logp95_line_error(LP_FORMAT_DEFAULT, line, len);
+	else
+		logp95_malformed_line(st, LP_FORMAT_DEFAULT, line, len);
 	PG_RETURN_POINTER(st);
 }
 
@@ -211,10 +194,10 @@ logp95_agg_format_trans(PG_FUNCTION_ARGS)
 	t = PG_GETARG_TEXT_PP(1);
 	line = VARDATA_ANY(t);
 	len = VARSIZE_ANY_EXHDR(t);
-	if (likely(fmt->parse(line, len, fmt, &lf) == LP_LINE_OK))
+	if (unlikely(fmt->parse(line, len, fmt, &lf) != LP_LINE_OK))
+		logp95_malformed_line(st, fmt, line, len);
+	else
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
-	else if (!logp95_skip_malformed(st))
-		logp95_line_error(fmt, line, len);
 	PG_RETURN_POINTER(st);
 }
 
@@ -290,8 +273,8 @@ PG_FUNCTION_INFO_V1(logp95_deserialize);
 Datum
 logp95_deserialize(PG_FUNCTION_ARGS)
 {
-	bytea	   *in = PG_GETARG_BYTEA_PP(0);
 	lp_allocator a = logp95_allocator(CurrentMemoryContext);
+	bytea	   *in = PG_GETARG_BYTEA_PP(0);
 	lp_state   *st;
 	uint8	   *copy;
 

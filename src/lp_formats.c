@@ -77,15 +77,10 @@ lp_default_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fiel
 {
 	lp_line		pl;
 	lp_parse_status st = lp_parse_line(line, len, &pl);
+	lp_fields	f = {pl.route, pl.route_len, pl.latency, pl.bad, pl.bad_len,
+	LP_LINE_FIELDS, pl.nfields};
 
-	out->route = pl.route;
-	out->route_len = pl.route_len;
-	out->latency = pl.latency;
-	out->bad = pl.bad;
-	out->bad_len = pl.bad_len;
-	out->request = NULL;
-	out->request_len = 0;
-	out->nfields = pl.nfields;
+	*out = f;
 	switch (st)
 	{
 		case LP_PARSE_OK:
@@ -106,15 +101,13 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fie
 {
 	lp_cline	cl;
 	lp_cparse_status st = lp_parse_combined(line, len, fmt->flags, &cl);
+	int			noreq = st == LP_C_BAD_REQUEST;
+	lp_fields	f = {cl.route, cl.route_len, cl.latency,
+		/* the field an error is about: the request when it has no path */
+		noreq ? cl.request : cl.bad, noreq ? cl.request_len : cl.bad_len,
+	LP_C_MIN_TAIL_FIELDS, cl.tail_fields};
 
-	out->route = cl.route;
-	out->route_len = cl.route_len;
-	out->latency = cl.latency;
-	out->bad = cl.bad;
-	out->bad_len = cl.bad_len;
-	out->request = cl.request;
-	out->request_len = cl.request_len;
-	out->nfields = cl.tail_fields;
+	*out = f;
 	switch (st)
 	{
 		case LP_C_OK:

@@ -26,15 +26,15 @@
 typedef enum lp_line_status
 {
 	LP_LINE_OK = 0,				/* route and latency were found */
-	LP_LINE_TOO_FEW_FIELDS,		/* fewer than four fields (nfields) */
+	LP_LINE_TOO_FEW_FIELDS,		/* fewer than LP_LINE_FIELDS fields (nwant, nfields) */
 	LP_LINE_BAD_LATENCY,		/* the latency is not a plain integer (bad) */
 	LP_LINE_LATENCY_RANGE,		/* the latency does not fit in bigint (bad) */
 	LP_LINE_NO_TIME,			/* no "[...]" time field after the client address */
 	LP_LINE_NO_REQUEST,			/* no quoted request after the time */
-	LP_LINE_BAD_REQUEST,		/* the request is "-" or has no path (request) */
+	LP_LINE_BAD_REQUEST,		/* the request is "-" or has no path (bad) */
 	LP_LINE_UNTERMINATED,		/* a quoted field has no closing quote */
 	LP_LINE_TOO_FEW_TAIL_FIELDS,	/* fewer than LP_C_MIN_TAIL_FIELDS fields
-									 * after the request (nfields) */
+									 * after the request (nwant, nfields) */
 	LP_LINE_BAD_SECONDS,		/* the request time is not a number of seconds (bad) */
 	LP_LINE_BAD_MICROS,			/* the request time is not an integer of microseconds (bad) */
 	LP_LINE_REQTIME_RANGE		/* the request time does not fit in bigint ms (bad) */
@@ -46,10 +46,10 @@ typedef struct lp_fields
 	const char *route;			/* the route */
 	size_t		route_len;		/* its length */
 	int64_t		latency;		/* latency in milliseconds, >= 0 */
-	const char *bad;			/* on a latency error: the offending field */
+	const char *bad;			/* the field an error is about (the latency, the
+								 * request), or NULL */
 	size_t		bad_len;		/* its length */
-	const char *request;		/* LP_LINE_BAD_REQUEST: the quoted request */
-	size_t		request_len;	/* its length */
+	int			nwant;			/* LP_LINE_TOO_FEW_*: the fields wanted */
 	int			nfields;		/* LP_LINE_TOO_FEW_*: the fields found */
 } lp_fields;
 

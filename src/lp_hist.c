@@ -29,33 +29,39 @@ lp_hist_release(const lp_allocator *a, lp_hist *h)
 		a->free(a->ctx, h->dense);
 }
 
+/* Put a value known to be absent into the slot table (which has room). */
+static void
+lp_hist_slot_insert(lp_hist *h, int64_t value, uint64_t count)
+{
+	uint32_t	i = lp_hash_value(value) & h->mask;
+
+	while (h->slots[i].count)
+		i = (i + 1) & h->mask;
+	h->slots[i].value = value;
+	h->slots[i].count = count;
+	h->hused++;
+}
+
 /* Rebuild a histogram's slot table with `newcap` slots (a power of two that holds every value). */
 static int
 lp_hist_resize(const lp_allocator *a, lp_hist *h, uint32_t newcap)
 {
 	uint32_t	oldcap = h->slots ? h->mask + 1 : 0;
+	lp_pair    *old = h->slots;
 	lp_pair    *ns;
 	uint32_t	i;
 
 	ns = lp_zalloc(a, (size_t) newcap * sizeof(lp_pair));
 	if (!ns)
 		return LP_ENOMEM;
-	for (i = 0; i < oldcap; i++)
-	{
-		lp_pair    *p = &h->slots[i];
-		uint32_t	j;
-
-		if (!p->count)
-			continue;
-		j = lp_hash_value(p->value) & (newcap - 1);
-		while (ns[j].count)
-			j = (j + 1) & (newcap - 1);
-		ns[j] = *p;
-	}
-	if (h->slots)
-		a->free(a->ctx, h->slots);
 	h->slots = ns;
 	h->mask = newcap - 1;
+	h->hused = 0;
+	for (i = 0; i < oldcap; i++)
+		if (old[i].count)
+			lp_hist_slot_insert(h, old[i].value, old[i].count);
+	if (old)
+		a->free(a->ctx, old);
 	return LP_OK;
 }
 
@@ -68,19 +74,6 @@ lp_hist_grow(const lp_allocator *a, lp_hist *h)
 	if (oldcap >= LP_MAX_CAPACITY)
 		return LP_ETOOBIG;
 	return lp_hist_resize(a, h, oldcap ? oldcap * 2 : LP_HIST_INIT);
-}
-
-/* Put a value known to be absent into the slot table (which has room). */
-static void
-lp_hist_slot_insert(lp_hist *h, int64_t value, uint64_t count)
-{
-	uint32_t	i = lp_hash_value(value) & h->mask;
-
-	while (h->slots[i].count)
-		i = (i + 1) & h->mask;
-	h->slots[i].value = value;
-	h->slots[i].count = count;
-	h->hused++;
 }
 
 /*

@@ -158,7 +158,7 @@ test_formats_parsers(void)
 	CHECK(f.route_len == pl.route_len && memcmp(f.route, pl.route, f.route_len) == 0 &&
 		  f.latency == pl.latency, "default entry: the same route and latency");
 	CHECK_EQ_I(by_name("default", "a b c", &f), LP_LINE_TOO_FEW_FIELDS, "default entry: three fields");
-	CHECK_EQ_I(f.nfields, 3, "default entry: fields found");
+	CHECK(f.nwant == 4 && f.nfields == 3 && f.bad == NULL, "default entry: fields wanted and found, nothing quoted");
 	CHECK_EQ_I(by_name("default", "a b /c 12ms", &f), LP_LINE_BAD_LATENCY, "default entry: 12ms");
 	CHECK(slice_is(f.bad, f.bad_len, "12ms"), "default entry: the bad field");
 	CHECK_EQ_I(by_name("default", "a b /c 9223372036854775808", &f), LP_LINE_LATENCY_RANGE,
@@ -177,13 +177,13 @@ test_formats_parsers(void)
 			   "combined entry: range");
 	CHECK_EQ_I(by_name("combined", "1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" 0.1", &f),
 			   LP_LINE_TOO_FEW_TAIL_FIELDS, "combined entry: four fields after the request");
-	CHECK_EQ_I(f.nfields, 4, "combined entry: fields found");
+	CHECK(f.nwant == 5 && f.nfields == 4 && f.bad == NULL, "combined entry: fields wanted and found, nothing quoted");
 	CHECK_EQ_I(by_name("combined", "1 - - \"GET / HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", &f),
 			   LP_LINE_NO_TIME, "combined entry: no time");
 	CHECK_EQ_I(by_name("combined", "1 - - [t] GET", &f), LP_LINE_NO_REQUEST, "combined entry: no request");
 	CHECK_EQ_I(by_name("combined", "1 - - [t] \"-\" 1 2 3 4 5", &f), LP_LINE_BAD_REQUEST,
 			   "combined entry: request -");
-	CHECK(slice_is(f.request, f.request_len, "-"), "combined entry: the request is reported");
+	CHECK(slice_is(f.bad, f.bad_len, "-"), "combined entry: the request is the field reported");
 	CHECK_EQ_I(by_name("combined", "1 - - [t] \"GET /", &f), LP_LINE_UNTERMINATED,
 			   "combined entry: unterminated");
 
