@@ -1,12 +1,12 @@
 /* src/lp_parse.c -- access-log line parser (plain C, no PostgreSQL headers) */
 #include "lp_parse.h"
 
-#include "lp_common.h"
-
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+
+#include "lp_common.h"
 
 /*
  * Parse a plain non-negative decimal integer that must fit in int64.
@@ -53,6 +53,7 @@ lp_parse_digits(const char *s, size_t len, int64_t *out)
 	return LP_PARSE_OK;
 }
 
+/* See lp_parse.h. */
 lp_parse_status
 lp_parse_uint63(const char *s, size_t len, int64_t *out)
 {
@@ -285,6 +286,7 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 	return lp_parse_line_generic(line, end, out);
 }
 
+/* See lp_parse.h. */
 const char *
 lp_parse_status_text(lp_parse_status st)
 {

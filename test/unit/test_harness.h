@@ -87,6 +87,7 @@ extern void test_parse_latency(void);
 extern void test_parse_utf8(void);
 extern void test_parse_differential(void);
 extern void test_ranks(void);
+extern void test_rank_views(void);
 extern void test_state_basic(void);
 extern void test_state_overflow(void);
 extern void test_state_growth(void);

@@ -219,6 +219,7 @@ main(void)
 	test_parse_utf8();
 	test_parse_differential();
 	test_ranks();
+	test_rank_views();
 	test_state_basic();
 	test_state_overflow();
 	test_state_growth();

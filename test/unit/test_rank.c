@@ -83,3 +83,38 @@ test_ranks(void)
 		  "fraction UINT64_MAX just below 1");
 }
 
+
+/* The report's columns and logp95_percentile's value, read from an encoded route. */
+void
+test_rank_views(void)
+{
+	lp_state   *st = lp_state_create(&g_alloc);
+	lp_reader	r;
+	lp_route_view rv;
+	int64_t		v[LP_REPORT_NPCT];
+	uint8_t    *enc;
+	size_t		len;
+	int64_t		i;
+
+	/* /a: 1 .. 100 once each; /b: one value 7, 3 times */
+	for (i = 1; i <= 100; i++)
+		lp_state_add(st, "/a", 2, i);
+	for (i = 0; i < 3; i++)
+		lp_state_add(st, "/b", 2, 7);
+	enc = encode(st, &len);
+	CHECK_EQ_I(lp_reader_init(&r, enc, len), LP_OK, "views: header");
+	CHECK_EQ_I(lp_reader_next(&r, &rv), 1, "views: /a");
+	lp_view_report(&rv, v);
+	CHECK(v[0] == 51 && v[1] == 96 && v[2] == 100 && v[3] == 100,
+		  "views: /a p50 p95 p99 max = 51 96 100 100, got %lld %lld %lld %lld",
+		  (long long) v[0], (long long) v[1], (long long) v[2], (long long) v[3]);
+	CHECK_EQ_I(lp_view_fraction(&rv, 0.5), 51, "views: /a fraction 0.5 is p50");
+	CHECK_EQ_I(lp_view_fraction(&rv, 0), 1, "views: /a fraction 0 is the minimum");
+	CHECK_EQ_I(lp_view_fraction(&rv, 1), 100, "views: /a fraction 1 is the maximum");
+	CHECK_EQ_I(lp_reader_next(&r, &rv), 1, "views: /b");
+	lp_view_report(&rv, v);
+	CHECK(v[0] == 7 && v[1] == 7 && v[2] == 7 && v[3] == 7, "views: /b every column 7");
+	CHECK_EQ_I(lp_reader_next(&r, &rv), 0, "views: two routes");
+	g_alloc.free(g_alloc.ctx, enc);
+	lp_state_free(st);
+}
