@@ -3,12 +3,21 @@
 MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
-	src/logp95_formats.o \
+	src/logp95_agg.o \
+	src/logp95_gen.o \
+	src/logp95_io.o \
 	src/logp95_merge.o \
+	src/logp95_report.o \
+	src/logp95_ts.o \
 	src/lp_codec.o \
+	src/lp_common.o \
 	src/lp_formats.o \
 	src/lp_gen.o \
+	src/lp_hist.o \
 	src/lp_parse.o \
+	src/lp_partial.o \
+	src/lp_rank.o \
+	src/lp_sort.o \
 	src/lp_state.o \
 	src/lp_ts.o
 

@@ -1,4 +1,4 @@
-/* src/logp95.h -- helpers of the PostgreSQL glue shared between its C files */
+/* src/logp95.h -- what the PostgreSQL glue files share (helpers in logp95.c) */
 #ifndef LOGP95_H
 #define LOGP95_H
 
@@ -9,19 +9,9 @@
 #include "varatt.h"				/* VARDATA_ANY and friends moved here in 16 */
 #endif
 
+#include "lp_common.h"
+#include "lp_formats.h"
 #include "lp_state.h"
-
-/* An allocator for the plain C units that draws from memory context `cxt`. */
-extern lp_allocator logp95_allocator(MemoryContext cxt);
-
-/* Turn a failure code of the plain C units (LP_*) into an ERROR. */
-extern void logp95_check(int rc);
-
-/* The running aggregate state (argument 0), created on the first call. */
-extern lp_state *logp95_state_get(FunctionCallInfo fcinfo, const char *fname);
-
-/* A copy of at most 200 bytes of s for an error message, cut on a character boundary. */
-extern char *logp95_quote(const char *s, size_t len);
 
 /*
  * A function that never returns: PostgreSQL 18 spells it with the prefix
@@ -32,13 +22,39 @@ extern char *logp95_quote(const char *s, size_t len);
 #define pg_noreturn pg_attribute_noreturn()
 #endif
 
-/* Raise 22P02 "malformed log line: <problem>" quoting the line. */
-pg_noreturn extern void logp95_malformed_error(const char *problem, const char *line, size_t len);
+/* Values of logp95.on_malformed. */
+typedef enum
+{
+	LOGP95_MALFORMED_ERROR,		/* raise an ERROR (the default) */
+	LOGP95_MALFORMED_SKIP		/* count the line and go on */
+} Logp95OnMalformed;
 
-/* logp95.on_malformed = skip: count one malformed line and return true. */
-extern bool logp95_skip_malformed(lp_state *st);
+/* logp95.on_malformed (registered in _PG_init; read by logp95_agg.c only). */
+extern int	logp95_on_malformed;
 
-/* Transition function of logp95_agg(text); the 'default' format reuses it. */
-extern Datum logp95_agg_line_trans(PG_FUNCTION_ARGS);
+/* An allocator for the plain C units that draws from memory context `cxt`. */
+extern lp_allocator logp95_allocator(MemoryContext cxt);
+
+/*
+ * Turn a result code of the plain C units (LP_*) into an ERROR: each its
+ * own SQLSTATE, XX001 only for corrupt input; an unknown code is a bug.
+ */
+extern void logp95_check(int rc);
+
+/* A copy of at most 200 bytes of s for an error message, cut on a character boundary. */
+extern char *logp95_quote(const char *s, size_t len);
+
+/* errdetail "The line was "...".", quoting the line; for use inside ereport. */
+extern int	logp95_errdetail_line(const char *line, size_t len);
+
+/* A logp95_state datum holding a copy of the encoded bytes buf[0 .. len). */
+extern bytea *logp95_make_datum(const uint8 *buf, size_t len);
+
+/*
+ * The format named by text argument argno, looked up in lp_formats[] on the
+ * first call of a call site (and again only if the name changes); ERROR
+ * 22023 when unknown.
+ */
+extern const lp_format_def *logp95_format_arg(FunctionCallInfo fcinfo, int argno);
 
 #endif							/* LOGP95_H */

@@ -1,8 +1,9 @@
-/* src/lp_codec.c -- serialized form of a logp95 state (plain C) */
+/* src/lp_codec.c -- the canonical encoding of a logp95 state: encode, validate, decode, walk, hex (plain C) */
 #include "lp_codec.h"
 
 #include <string.h>
 
+/* See lp_codec.h. */
 size_t
 lp_varint_put(uint8_t *p, uint64_t v)
 {
@@ -31,6 +32,7 @@ lp_varint_len(uint64_t v)
 	return n;
 }
 
+/* See lp_codec.h. */
 size_t
 lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 {
@@ -70,6 +72,7 @@ lp_varint_get_fast(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	return lp_varint_get(p, end, v);
 }
 
+/* See lp_codec.h. */
 int
 lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len)
 {
@@ -193,12 +196,14 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	return 1;
 }
 
+/* See lp_codec.h. */
 int
 lp_reader_next(lp_reader *r, lp_route_view *rv)
 {
 	return lp_reader_next_route(r, rv, 1);
 }
 
+/* See lp_codec.h. */
 void
 lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it)
 {
@@ -208,6 +213,7 @@ lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it)
 	it->value = 0;
 }
 
+/* See lp_codec.h. */
 int
 lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
 {
@@ -226,6 +232,7 @@ lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
 	return 1;
 }
 
+/* See lp_codec.h. */
 int
 lp_validate(const uint8_t *buf, size_t len)
 {
@@ -241,9 +248,9 @@ lp_validate(const uint8_t *buf, size_t len)
 	return rc == 0 ? LP_OK : LP_ECORRUPT;
 }
 
-/* lp_decode_into for an encoding lp_validate accepted. */
-static int
-lp_decode_checked(lp_state *st, const uint8_t *buf, size_t len)
+/* See lp_codec.h. */
+int
+lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len)
 {
 	lp_reader	r;
 	lp_route_view rv;
@@ -278,7 +285,7 @@ lp_decode_checked(lp_state *st, const uint8_t *buf, size_t len)
 		while (lp_pairs_next(&it, &v, &c))
 		{
 			LP_CHECK_INTERRUPTS(steps);
-			rc = lp_hist_add(st, &route->hist, v, c);
+			rc = lp_hist_add(&st->alloc, &route->hist, v, c);
 			if (rc != LP_OK)
 				return rc;
 		}
@@ -286,52 +293,14 @@ lp_decode_checked(lp_state *st, const uint8_t *buf, size_t len)
 	return LP_OK;
 }
 
+/* See lp_codec.h. */
 int
 lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
 {
 	/* check everything first, so that a corrupt input changes nothing */
 	if (lp_validate(buf, len) != LP_OK)
 		return LP_ECORRUPT;
-	return lp_decode_checked(st, buf, len);
-}
-
-int
-lp_state_defer(lp_state *st, const uint8_t *buf, size_t len)
-{
-	int			rc;
-
-	if (lp_validate(buf, len) != LP_OK)
-		return LP_ECORRUPT;
-	if ((rc = lp_state_materialize(st)) != LP_OK)	/* at most one at a time */
-		return rc;
-	st->deferred = buf;
-	st->deferred_len = len;
-	return LP_OK;
-}
-
-int
-lp_state_merge_any(lp_state *dst, const lp_state *src)
-{
-	int			rc;
-
-	if ((rc = lp_state_materialize(dst)) != LP_OK)
-		return rc;
-	if ((rc = lp_state_merge(dst, src)) != LP_OK)
-		return rc;
-	if (src->deferred)
-		return lp_decode_checked(dst, src->deferred, src->deferred_len);
-	return LP_OK;
-}
-
-int
-lp_state_materialize(lp_state *st)
-{
-	const uint8_t *buf = st->deferred;
-
-	if (!buf)
-		return LP_OK;
-	st->deferred = NULL;
-	return lp_decode_checked(st, buf, st->deferred_len);
+	return lp_decode_trusted(st, buf, len);
 }
 
 /* A growing output buffer. */
@@ -373,6 +342,7 @@ lp_outbuf_reserve(lp_outbuf *b, size_t more)
 	return LP_OK;
 }
 
+/* See lp_codec.h. */
 int
 lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		  size_t max_len, uint8_t **out, size_t *outlen)
@@ -385,9 +355,9 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 				steps = 0;
 	int			rc;
 
-	/* a pending row or a deferred encoding would be left out: refuse */
+	/* a pending row or a deferred encoding would be left out: a caller's bug */
 	if (st->pend || st->deferred)
-		return LP_ECORRUPT;
+		return LP_EINTERNAL;
 
 	routes = a->alloc(a->ctx, (st->nroutes ? st->nroutes : 1) * sizeof(*routes));
 	if (!routes)
@@ -477,33 +447,14 @@ done:
 	return rc;
 }
 
-void
-lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks, int64_t *values, int n)
-{
-	lp_pair_iter it;
-	int64_t		v = 0;
-	uint64_t	c,
-				seen = 0;
-	int			k = 0;
-
-	/* ranks are ascending; each is < rv->total */
-	lp_pairs_begin(rv, &it);
-	while (k < n && lp_pairs_next(&it, &v, &c))
-	{
-		seen += c;
-		while (k < n && ranks[k] < seen)
-			values[k++] = v;
-	}
-	while (k < n)
-		values[k++] = v;
-}
-
+/* See lp_codec.h. */
 size_t
 lp_hex_len(size_t len)
 {
 	return 2 + 2 * len;
 }
 
+/* See lp_codec.h. */
 void
 lp_hex_encode(const uint8_t *buf, size_t len, char *out)
 {
@@ -532,6 +483,7 @@ lp_hex_digit(char c)
 	return -1;
 }
 
+/* See lp_codec.h. */
 int
 lp_hex_decode(const char *text, size_t len, uint8_t *out, size_t *outlen)
 {

@@ -1,4 +1,4 @@
-/* src/lp_codec.h -- serialized form of a logp95 state (plain C) */
+/* src/lp_codec.h -- the canonical encoding of a logp95 state: encode, validate, decode, walk, hex (plain C) */
 #ifndef LP_CODEC_H
 #define LP_CODEC_H
 
@@ -74,18 +74,10 @@ extern int	lp_validate(const uint8_t *buf, size_t len);
 extern int	lp_decode_into(lp_state *st, const uint8_t *buf, size_t len);
 
 /*
- * Deferred decoding, for a state that is only ever merged into another one
- * and dropped (the partial states of a parallel query): lp_state_defer
- * checks `buf` like lp_decode_into and makes it part of the empty state
- * `st` without decoding it (the caller keeps `buf` alive as long as `st`);
- * lp_state_merge_any merges any state into `dst`, decoding a deferred
- * encoding straight into `dst` instead of into a state of its own first;
- * lp_state_materialize decodes a deferred encoding into its own state.
- * Every other function wants a state without a deferred encoding.
+ * lp_decode_into for an encoding lp_validate accepted (lp_partial.c decodes
+ * a deferred encoding with it, checked when it was deferred).
  */
-extern int	lp_state_defer(lp_state *st, const uint8_t *buf, size_t len);
-extern int	lp_state_merge_any(lp_state *dst, const lp_state *src);
-extern int	lp_state_materialize(lp_state *st);
+extern int	lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len);
 
 /*
  * Encode `st`.  The result is allocated with `out_alloc` and has `reserve`
@@ -96,10 +88,6 @@ extern int	lp_state_materialize(lp_state *st);
 extern int	lp_encode(const lp_state *st, const lp_allocator *out_alloc,
 					  size_t reserve, size_t max_len,
 					  uint8_t **out, size_t *outlen);
-
-/* Percentiles of one route view: indexes are 0-based ranks < rv->total. */
-extern void lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks,
-						  int64_t *values, int n);
 
 /* Text form: "\x" followed by lower-case hex of the encoding. */
 extern size_t lp_hex_len(size_t len);

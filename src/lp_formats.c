@@ -1,62 +1,136 @@
-/* src/lp_formats.c -- access-log formats beyond the default (plain C, no PostgreSQL headers) */
+/* src/lp_formats.c -- the table of access-log formats and the combined-format parser (plain C) */
 #include "lp_formats.h"
 
-#include <string.h>
+static lp_line_status lp_default_parse(const char *line, size_t len,
+									   const lp_format_def *fmt, lp_fields *out);
+static lp_line_status lp_combined_parse(const char *line, size_t len,
+										const lp_format_def *fmt, lp_fields *out);
 
-#include "lp_parse.h"
+/* How the timestamps are written, for error hints. */
+#define LP_HINT_ISO "The first field of a line is written as YYYY-MM-DDTHH:MM:SS, optionally followed by a fraction of a second and by Z or a UTC offset such as +02:00."
+#define LP_HINT_CLF "The time of a combined-format line is written as [DD/Mon/YYYY:HH:MM:SS +HHMM]."
 
-/* A field separator: space or tab. */
-#define LP_IS_BLANK(c) ((c) == ' ' || (c) == '\t')
-
-/* Names of the formats, in lp_format order. */
-static const char *const lp_format_name_list[LP_FMT_COUNT] = {
-	"default",
-	"combined",
-	"combined_query",
-	"combined_us",
-	"combined_us_query"
+/* See lp_formats.h: every format logp95 reads. */
+const lp_format_def lp_formats[] = {
+	/* "<timestamp> <method> <route> <latency_ms>" */
+	{"default", lp_default_parse, lp_ts_parse_iso_field, 0, LP_HINT_ISO},
+	/* combined + request time in seconds, query string dropped */
+	{"combined", lp_combined_parse, lp_combined_ts, 0, LP_HINT_CLF},
+	/* the same, query string kept in the route */
+	{"combined_query", lp_combined_parse, lp_combined_ts, LP_FMT_KEEP_QUERY, LP_HINT_CLF},
+	/* combined + Apache %D microseconds, query string dropped */
+	{"combined_us", lp_combined_parse, lp_combined_ts, LP_FMT_MICROS, LP_HINT_CLF},
+	/* the same, query string kept in the route */
+	{"combined_us_query", lp_combined_parse, lp_combined_ts,
+	LP_FMT_MICROS | LP_FMT_KEEP_QUERY, LP_HINT_CLF},
+	{NULL, NULL, NULL, 0, NULL}
 };
 
-int
+/* Room for every name and its ", " (the table is checked against it). */
+#define LP_FORMAT_NAMES_MAX 256
+
+/* See lp_formats.h. */
+const lp_format_def *
 lp_format_lookup(const char *name, size_t len)
 {
-	int			i;
+	const lp_format_def *f;
 
-	for (i = 0; i < LP_FMT_COUNT; i++)
+	for (f = lp_formats; f->name; f++)
 	{
-		if (strlen(lp_format_name_list[i]) == len &&
-			memcmp(lp_format_name_list[i], name, len) == 0)
-			return i;
+		if (strlen(f->name) == len && memcmp(f->name, name, len) == 0)
+			return f;
 	}
-	return -1;
+	return NULL;
 }
 
-const char *
-lp_format_name(lp_format f)
-{
-	if ((int) f < 0 || f >= LP_FMT_COUNT)
-		return "unknown";
-	return lp_format_name_list[f];
-}
-
+/* See lp_formats.h: built from the table on the first call. */
 const char *
 lp_format_names(void)
 {
-	return "default, combined, combined_query, combined_us, combined_us_query";
+	static char names[LP_FORMAT_NAMES_MAX];
+	const lp_format_def *f;
+	size_t		n = 0;
+
+	if (names[0])
+		return names;
+	for (f = lp_formats; f->name; f++)
+	{
+		size_t		len = strlen(f->name);
+
+		if (n + len + 3 > sizeof(names))
+			break;				/* cannot happen with the table above */
+		if (n > 0)
+		{
+			memcpy(names + n, ", ", 2);
+			n += 2;
+		}
+		memcpy(names + n, f->name, len);
+		n += len;
+	}
+	names[n] = '\0';
+	return names;
 }
 
-int
-lp_format_keeps_query(lp_format f)
+/* The default format's entry: lp_parse_line, its statuses renamed. */
+static lp_line_status
+lp_default_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fields *out)
 {
-	return f == LP_FMT_COMBINED_QUERY || f == LP_FMT_COMBINED_US_QUERY;
+	lp_line		pl;
+	lp_parse_status st = lp_parse_line(line, len, &pl);
+	lp_fields	f = {pl.route, pl.route_len, pl.latency, pl.bad, pl.bad_len,
+	LP_LINE_FIELDS, pl.nfields};
+
+	*out = f;
+	switch (st)
+	{
+		case LP_PARSE_OK:
+			return LP_LINE_OK;
+		case LP_PARSE_TOO_FEW_FIELDS:
+			return LP_LINE_TOO_FEW_FIELDS;
+		case LP_PARSE_LATENCY_RANGE:
+			return LP_LINE_LATENCY_RANGE;
+		case LP_PARSE_BAD_LATENCY:
+			break;
+	}
+	return LP_LINE_BAD_LATENCY;
 }
 
-int
-lp_format_micros(lp_format f)
+/* The combined formats' entries: lp_parse_combined with the entry's flags. */
+static lp_line_status
+lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fields *out)
 {
-	return f == LP_FMT_COMBINED_US || f == LP_FMT_COMBINED_US_QUERY;
+	lp_cline	cl;
+	lp_cparse_status st = lp_parse_combined(line, len, fmt->flags, &cl);
+	int			noreq = st == LP_C_BAD_REQUEST;
+	lp_fields	f = {cl.route, cl.route_len, cl.latency,
+		/* the field an error is about: the request when it has no path */
+		noreq ? cl.request : cl.bad, noreq ? cl.request_len : cl.bad_len,
+	LP_C_MIN_TAIL_FIELDS, cl.tail_fields};
+
+	*out = f;
+	switch (st)
+	{
+		case LP_C_OK:
+			return LP_LINE_OK;
+		case LP_C_NO_TIME:
+			return LP_LINE_NO_TIME;
+		case LP_C_NO_REQUEST:
+			return LP_LINE_NO_REQUEST;
+		case LP_C_BAD_REQUEST:
+			return LP_LINE_BAD_REQUEST;
+		case LP_C_UNTERMINATED:
+			return LP_LINE_UNTERMINATED;
+		case LP_C_TOO_FEW_FIELDS:
+			return LP_LINE_TOO_FEW_TAIL_FIELDS;
+		case LP_C_LATENCY_RANGE:
+			return LP_LINE_REQTIME_RANGE;
+		case LP_C_BAD_LATENCY:
+			break;
+	}
+	return (fmt->flags & LP_FMT_MICROS) ? LP_LINE_BAD_MICROS : LP_LINE_BAD_SECONDS;
 }
 
+/* See lp_formats.h. */
 lp_cparse_status
 lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms)
 {
@@ -107,6 +181,7 @@ lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms)
 	return LP_C_OK;
 }
 
+/* See lp_formats.h. */
 lp_cparse_status
 lp_parse_micros_ms(const char *s, size_t len, int64_t *ms)
 {
@@ -171,8 +246,9 @@ lp_close_quote(const char *p, const char *end)
 	return NULL;
 }
 
+/* See lp_formats.h. */
 lp_cparse_status
-lp_parse_combined(const char *line, size_t len, lp_format f, lp_cline *out)
+lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
 	const char *end = line + len;
 	const char *p;
@@ -225,7 +301,7 @@ lp_parse_combined(const char *line, size_t len, lp_format f, lp_cline *out)
 	while (rq < rq_end && !LP_IS_BLANK(*rq))
 		rq++;
 	out->route_len = (size_t) (rq - out->route);
-	if (!lp_format_keeps_query(f))
+	if (!(flags & LP_FMT_KEEP_QUERY))
 	{
 		const char *qm = out->route_len > 0 ?
 			memchr(out->route, '?', out->route_len) : NULL;
@@ -268,7 +344,7 @@ lp_parse_combined(const char *line, size_t len, lp_format f, lp_cline *out)
 		return LP_C_TOO_FEW_FIELDS;
 	if (last_quoted)
 		st = LP_C_BAD_LATENCY;
-	else if (lp_format_micros(f))
+	else if (flags & LP_FMT_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
 		st = lp_parse_seconds_ms(last, last_len, &out->latency);
@@ -280,6 +356,7 @@ lp_parse_combined(const char *line, size_t len, lp_format f, lp_cline *out)
 	return st;
 }
 
+/* See lp_formats.h. */
 lp_ts_status
 lp_combined_ts(const char *line, size_t len, lp_ts *out)
 {

@@ -1,22 +1,89 @@
-/* src/lp_formats.h -- access-log formats beyond the default (plain C, no PostgreSQL headers) */
+/* src/lp_formats.h -- the table of access-log formats and the combined-format parser (plain C) */
 #ifndef LP_FORMATS_H
 #define LP_FORMATS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
+#include "lp_common.h"
+#include "lp_parse.h"
 #include "lp_ts.h"
 
-/* The log formats logp95 reads; the names are in lp_format_names(). */
-typedef enum lp_format
+/*
+ * One table, lp_formats[], names every log format logp95 reads and gives
+ * its line parser, its timestamp reader and its flags, the way PostgreSQL's
+ * encode.c keeps enclist[]: the aggregate, logp95_line_ts, the error hints
+ * and the list of names in the unknown-format message all come from it.
+ * Adding a format is one entry and its parser.
+ */
+
+/* Flags of a format. */
+#define LP_FMT_KEEP_QUERY	0x01	/* the query string stays in the route */
+#define LP_FMT_MICROS		0x02	/* the request time is in microseconds, not seconds */
+
+/*
+ * Outcome of parsing one line, in any format.  Each failure names one
+ * problem, so that the PostgreSQL glue has one whole message per status
+ * and never asks which format the line was in.
+ */
+typedef enum lp_line_status
 {
-	LP_FMT_DEFAULT = 0,			/* "<timestamp> <method> <route> <latency_ms>" */
-	LP_FMT_COMBINED,			/* combined + request time in seconds, query dropped */
-	LP_FMT_COMBINED_QUERY,		/* the same, query string kept in the route */
-	LP_FMT_COMBINED_US,			/* combined + Apache %D microseconds, query dropped */
-	LP_FMT_COMBINED_US_QUERY,	/* the same, query string kept in the route */
-	LP_FMT_COUNT				/* number of formats, not a format */
-} lp_format;
+	LP_LINE_OK = 0,				/* route and latency were found */
+	LP_LINE_TOO_FEW_FIELDS,		/* fewer than LP_LINE_FIELDS fields (nwant, nfields) */
+	LP_LINE_BAD_LATENCY,		/* the latency is not a plain integer (bad) */
+	LP_LINE_LATENCY_RANGE,		/* the latency does not fit in bigint (bad) */
+	LP_LINE_NO_TIME,			/* no "[...]" time field after the client address */
+	LP_LINE_NO_REQUEST,			/* no quoted request after the time */
+	LP_LINE_BAD_REQUEST,		/* the request is "-" or has no path (bad) */
+	LP_LINE_UNTERMINATED,		/* a quoted field has no closing quote */
+	LP_LINE_TOO_FEW_TAIL_FIELDS,	/* fewer than LP_C_MIN_TAIL_FIELDS fields
+									 * after the request (nwant, nfields) */
+	LP_LINE_BAD_SECONDS,		/* the request time is not a number of seconds (bad) */
+	LP_LINE_BAD_MICROS,			/* the request time is not an integer of microseconds (bad) */
+	LP_LINE_REQTIME_RANGE		/* the request time does not fit in bigint ms (bad) */
+} lp_line_status;
+
+/* What a line parser found; every slice points into the line. */
+typedef struct lp_fields
+{
+	const char *route;			/* the route */
+	size_t		route_len;		/* its length */
+	int64_t		latency;		/* latency in milliseconds, >= 0 */
+	const char *bad;			/* the field an error is about (the latency, the
+								 * request), or NULL */
+	size_t		bad_len;		/* its length */
+	int			nwant;			/* LP_LINE_TOO_FEW_*: the fields wanted */
+	int			nfields;		/* LP_LINE_TOO_FEW_*: the fields found */
+} lp_fields;
+
+typedef struct lp_format_def lp_format_def;
+
+/* Parse one line of format `fmt`. */
+typedef lp_line_status (*lp_line_parser) (const char *line, size_t len,
+										  const lp_format_def *fmt, lp_fields *out);
+
+/* Read the timestamp of one line (out->text set whenever a field was found). */
+typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
+
+/* One log format: an entry of lp_formats[]. */
+struct lp_format_def
+{
+	const char *name;			/* the name SQL callers give, e.g. "combined" */
+	lp_line_parser parse;		/* its line parser */
+	lp_ts_reader read_ts;		/* its timestamp reader */
+	unsigned	flags;			/* LP_FMT_* */
+	const char *ts_hint;		/* how its timestamp is written: a whole sentence
+								 * for error hints */
+};
+
+/* Every format, "default" first, ended by an entry with a NULL name. */
+extern const lp_format_def lp_formats[];
+
+/* The format called `name` (exact, case-sensitive); NULL when unknown. */
+extern const lp_format_def *lp_format_lookup(const char *name, size_t len);
+
+/* The format of logp95_agg(text) and logp95_line_ts(text): lp_formats[0]. */
+#define LP_FORMAT_DEFAULT (&lp_formats[0])
+
+/* Every name in table order, comma-separated, for error messages. */
+extern const char *lp_format_names(void);
 
 /* Outcome of parsing one combined-format line. */
 typedef enum lp_cparse_status
@@ -49,31 +116,18 @@ typedef struct lp_cline
 	int			tail_fields;	/* fields found after the request */
 } lp_cline;
 
-/* Look a format name up (exact, case-sensitive); -1 when unknown. */
-extern int	lp_format_lookup(const char *name, size_t len);
-
-/* Name of a format. */
-extern const char *lp_format_name(lp_format f);
-
-/* Every known name, comma-separated, for error messages. */
-extern const char *lp_format_names(void);
-
-/* Whether a format keeps the query string in the route. */
-extern int	lp_format_keeps_query(lp_format f);
-
-/* Whether a format's request time is in microseconds (else seconds). */
-extern int	lp_format_micros(lp_format f);
-
 /*
  * Parse a combined-format line:
  *   host ident user [time] "request" status size "referer" "agent" ... reqtime
  * The time is the text from the first '[' to the next ']'; quoted fields
  * end at the first '"' not preceded by a backslash (a backslash escapes the
  * next byte); the request time is the last field and must come after at
- * least four other fields that follow the request.  Nothing is copied.
+ * least four other fields that follow the request.  `flags` (LP_FMT_*)
+ * say whether the query string stays in the route and whether the request
+ * time is in microseconds (else seconds).  Nothing is copied.
  */
 extern lp_cparse_status lp_parse_combined(const char *line, size_t len,
-										  lp_format f, lp_cline *out);
+										  unsigned flags, lp_cline *out);
 
 /*
  * Find the "[...]" time of a combined-format line (as lp_parse_combined

@@ -17,6 +17,7 @@ lp_mix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* See lp_gen.h. */
 void
 lp_gen_init(lp_gen *g, int32_t routes, int64_t seed)
 {
@@ -46,6 +47,7 @@ lp_civil(int64_t z, int *y, int *m, int *d)
 	*y = (int) (yoe + era * 400 + (*m <= 2));
 }
 
+/* See lp_gen.h. */
 size_t
 lp_gen_line(lp_gen *g, int64_t i, char *buf)
 {

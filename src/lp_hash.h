@@ -1,4 +1,4 @@
-/* src/lp_hash.h -- the route hash, shared by the parser and the state (plain C) */
+/* src/lp_hash.h -- the hashes of route keys and of latency values (plain C) */
 #ifndef LP_HASH_H
 #define LP_HASH_H
 
@@ -61,6 +61,13 @@ lp_hash_bytes(const char *p, size_t n)
 	else if (n > 0)
 		memcpy(&tail, p, n);
 	return lp_hash_finish(h, tail, len);
+}
+
+/* Fibonacci hashing of a latency value: the high 32 bits of v * 2^64/phi (LP_HASH_SEED). */
+static inline uint32_t
+lp_hash_value(int64_t v)
+{
+	return (uint32_t) (((uint64_t) v * LP_HASH_SEED) >> 32);
 }
 
 #endif							/* LP_HASH_H */

@@ -6,8 +6,7 @@
 #include <emmintrin.h>
 #endif
 
-/* A field separator: space or tab. */
-#define LP_IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+#include "lp_common.h"
 
 /*
  * Parse a plain non-negative decimal integer that must fit in int64.
@@ -54,6 +53,7 @@ lp_parse_digits(const char *s, size_t len, int64_t *out)
 	return LP_PARSE_OK;
 }
 
+/* See lp_parse.h. */
 lp_parse_status
 lp_parse_uint63(const char *s, size_t len, int64_t *out)
 {
@@ -96,6 +96,20 @@ lp_find_blank(const char *p, const char *end)
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define LP_SWAR_DIGITS 1
+
+/*
+ * The multipliers that fold neighbouring numbers of a word pairwise.  With
+ * the earlier number e in the low half of a 2k-bit lane and the later l in
+ * the high half, lane * (10^m << k | 1) puts e * 10^m + l in the high half
+ * (the number the two digit groups spell); the shift by k then moves it
+ * down.  Step 1: digits in bytes (k = 8, m = 1): 10 * 2^8 + 1 = 2561.
+ * Step 2: pairs in 16-bit lanes (k = 16, m = 2): 100 * 2^16 + 1 = 6553601.
+ * Step 3: quads in 32-bit lanes (k = 32, m = 4): 10000 * 2^32 + 1 =
+ * 42949672960001.
+ */
+#define LP_FOLD_DIGITS_2 (UINT64_C(10) << 8 | 1)
+#define LP_FOLD_DIGITS_4 (UINT64_C(100) << 16 | 1)
+#define LP_FOLD_DIGITS_8 (UINT64_C(10000) << 32 | 1)
 /*
  * The 1..8 digits that end at `end` (the 8 bytes before `end` are
  * readable), without a loop: the bytes before the field are replaced by
@@ -118,9 +132,9 @@ lp_digits8(const char *end, size_t n, int64_t *out)
 		UINT64_C(0xF0F0F0F0F0F0F0F0))
 		return 0;
 	/* the first digit is the lowest byte: fold 8 -> 4 -> 2 -> 1 numbers */
-	w = ((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561) >> 8;
-	w = ((w & UINT64_C(0x00FF00FF00FF00FF)) * 6553601) >> 16;
-	w = ((w & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001)) >> 32;
+	w = ((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) * LP_FOLD_DIGITS_2) >> 8;
+	w = ((w & UINT64_C(0x00FF00FF00FF00FF)) * LP_FOLD_DIGITS_4) >> 16;
+	w = ((w & UINT64_C(0x0000FFFF0000FFFF)) * LP_FOLD_DIGITS_8) >> 32;
 	*out = (int64_t) w;
 	return 1;
 }
@@ -272,6 +286,7 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 	return lp_parse_line_generic(line, end, out);
 }
 
+/* See lp_parse.h. */
 const char *
 lp_parse_status_text(lp_parse_status st)
 {

@@ -14,6 +14,9 @@ typedef enum lp_parse_status
 	LP_PARSE_LATENCY_RANGE		/* latency does not fit in int64 */
 } lp_parse_status;
 
+/* Fields of a default-format line: timestamp, method, route, latency. */
+#define LP_LINE_FIELDS 4
+
 /* What the parser found in one line; slices point into the caller's bytes. */
 typedef struct lp_line
 {

@@ -1,8 +1,7 @@
 /* src/lp_ts.c -- timestamps of access-log lines (plain C, no PostgreSQL headers) */
 #include "lp_ts.h"
 
-/* A field separator: space or tab. */
-#define LP_IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+#include "lp_common.h"
 
 /* Largest UTC offset accepted, in hours (PostgreSQL's own limit). */
 #define LP_TS_MAX_OFFSET_HOUR 15
@@ -59,6 +58,7 @@ lp_fail(lp_ts *out, lp_ts_status st, lp_ts_field f)
 	return st;
 }
 
+/* See lp_ts.h. */
 int
 lp_ts_days_in_month(int year, int month)
 {
@@ -121,9 +121,12 @@ lp_offset(lp_cur *c, lp_ts *out)
 	return LP_TS_OK;
 }
 
-/* Set the fields every parse starts from and put the cursor on s. */
-static void
-lp_ts_reset(lp_ts *out, lp_cur *c, const char *s, size_t len)
+/*
+ * Set the fields every parse starts from and put the cursor on s;
+ * LP_TS_MISSING when there is nothing to parse.
+ */
+static lp_ts_status
+lp_ts_begin(lp_ts *out, lp_cur *c, const char *s, size_t len)
 {
 	out->year = out->month = out->day = 0;
 	out->hour = out->minute = out->second = 0;
@@ -134,6 +137,16 @@ lp_ts_reset(lp_ts *out, lp_cur *c, const char *s, size_t len)
 	out->text_len = len;
 	c->p = s;
 	c->end = s + len;
+	return len == 0 ? LP_TS_MISSING : LP_TS_OK;
+}
+
+/* The end both forms share: nothing after the last field, every field in range. */
+static lp_ts_status
+lp_ts_finish(lp_cur *c, lp_ts *out)
+{
+	if (c->p < c->end)
+		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_END);
+	return lp_check_ranges(out);
 }
 
 /* "<lead>HH:MM:SS", the time of day both forms share; LP_TS_OK or the failing field. */
@@ -149,15 +162,15 @@ lp_time_of_day(lp_cur *c, char lead, lp_ts *out)
 	return LP_TS_OK;
 }
 
+/* See lp_ts.h. */
 lp_ts_status
 lp_ts_parse_iso(const char *s, size_t len, lp_ts *out)
 {
 	lp_cur		c;
-	lp_ts_status st;
+	lp_ts_status st = lp_ts_begin(out, &c, s, len);
 
-	lp_ts_reset(out, &c, s, len);
-	if (len == 0)
-		return lp_fail(out, LP_TS_MISSING, LP_TS_F_NONE);
+	if (st != LP_TS_OK)
+		return st;
 	if (!lp_digits(&c, 4, &out->year))
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_YEAR);
 	if (!lp_expect(&c, '-') || !lp_digits(&c, 2, &out->month))
@@ -187,22 +200,15 @@ lp_ts_parse_iso(const char *s, size_t len, lp_ts *out)
 		for (; ndig < 6; ndig++)
 			out->usec *= 10;
 	}
-	if (c.p < c.end)
-	{
-		if (*c.p == 'Z')
-			c.p++;
-		else if (*c.p == '+' || *c.p == '-')
-		{
-			st = lp_offset(&c, out);
-			if (st != LP_TS_OK)
-				return st;
-		}
-		if (c.p < c.end)
-			return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_END);
-	}
-	return lp_check_ranges(out);
+	if (c.p < c.end && *c.p == 'Z')
+		c.p++;
+	else if (c.p < c.end && (*c.p == '+' || *c.p == '-') &&
+			 (st = lp_offset(&c, out)) != LP_TS_OK)
+		return st;
+	return lp_ts_finish(&c, out);
 }
 
+/* See lp_ts.h. */
 lp_ts_status
 lp_ts_parse_iso_field(const char *line, size_t len, lp_ts *out)
 {
@@ -238,15 +244,15 @@ lp_month_abbrev(const char *s)
 	return 0;
 }
 
+/* See lp_ts.h. */
 lp_ts_status
 lp_ts_parse_clf(const char *s, size_t len, lp_ts *out)
 {
 	lp_cur		c;
 	lp_ts_status st;
 
-	lp_ts_reset(out, &c, s, len);
-	if (len == 0)
-		return lp_fail(out, LP_TS_MISSING, LP_TS_F_NONE);
+	if (lp_ts_begin(out, &c, s, len) != LP_TS_OK)
+		return LP_TS_MISSING;
 	if (!lp_digits(&c, 2, &out->day))
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_DAY);
 	if (!lp_expect(&c, '/') || c.end - c.p < 3 || (out->month = lp_month_abbrev(c.p)) == 0)
@@ -258,14 +264,12 @@ lp_ts_parse_clf(const char *s, size_t len, lp_ts *out)
 		return st;
 	if (!lp_expect(&c, ' '))
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
-	st = lp_offset(&c, out);
-	if (st != LP_TS_OK)
+	if ((st = lp_offset(&c, out)) != LP_TS_OK)
 		return st;
-	if (c.p < c.end)
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_END);
-	return lp_check_ranges(out);
+	return lp_ts_finish(&c, out);
 }
 
+/* See lp_ts.h. */
 const char *
 lp_ts_field_name(lp_ts_field f)
 {

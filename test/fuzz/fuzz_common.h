@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "lp_codec.h"
+#include "lp_partial.h"
+#include "lp_rank.h"
 #include "lp_state.h"
 
 /* Stop the run with a crash that libFuzzer reports and saves. */

@@ -26,10 +26,14 @@
 /* Stop the run with a crash that libFuzzer reports and saves. */
 #define FUZZ_ASSERT(c) do { if (!(c)) abort(); } while (0)
 
-/* The four combined formats. */
-static const lp_format combined_formats[4] = {
-	LP_FMT_COMBINED, LP_FMT_COMBINED_QUERY,
-	LP_FMT_COMBINED_US, LP_FMT_COMBINED_US_QUERY
+/* The flags of the four combined formats: combined, _query, _us, _us_query. */
+#define FMT_COMBINED 0
+#define FMT_COMBINED_QUERY LP_FMT_KEEP_QUERY
+#define FMT_COMBINED_US LP_FMT_MICROS
+#define FMT_COMBINED_US_QUERY (LP_FMT_MICROS | LP_FMT_KEEP_QUERY)
+static const unsigned combined_formats[4] = {
+	FMT_COMBINED, FMT_COMBINED_QUERY,
+	FMT_COMBINED_US, FMT_COMBINED_US_QUERY
 };
 
 /* Is c a field separator? */
@@ -460,7 +464,7 @@ last_field(const char *line, size_t len, const char **s, size_t *n)
  * Invariants of one combined parse of line[0..len) under format f.
  */
 static void
-check_cline(const char *line, size_t len, lp_format f, lp_cparse_status st,
+check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 			const lp_cline *c)
 {
 	const char *end = line + len;
@@ -532,7 +536,7 @@ check_cline(const char *line, size_t len, lp_format f, lp_cparse_status st,
 	for (i = 0; i < c->route_len; i++)
 	{
 		FUZZ_ASSERT(!is_blank(c->route[i]));
-		if (!lp_format_keeps_query(f))
+		if (!(f & LP_FMT_KEEP_QUERY))
 			FUZZ_ASSERT(c->route[i] != '?');
 	}
 	if (st == LP_C_BAD_REQUEST)
@@ -544,7 +548,7 @@ check_cline(const char *line, size_t len, lp_format f, lp_cparse_status st,
 	FUZZ_ASSERT(c->route > c->request && is_blank(c->route[-1]));
 	p = c->route + c->route_len;
 	FUZZ_ASSERT(p == c->request + c->request_len || is_blank(*p) ||
-				(!lp_format_keeps_query(f) && *p == '?'));
+				(!(f & LP_FMT_KEEP_QUERY) && *p == '?'));
 	/* before the route: blanks, one word (the method), blanks */
 	p = c->request;
 	while (p < c->route && is_blank(*p))
@@ -574,7 +578,7 @@ check_cline(const char *line, size_t len, lp_format f, lp_cparse_status st,
 		last_field(line, len, &s, &n);
 		FUZZ_ASSERT(n > 0 && s > c->request + c->request_len);
 		FUZZ_ASSERT(is_blank(s[-1]) || s[-1] == '"');
-		FUZZ_ASSERT((lp_format_micros(f) ? lp_parse_micros_ms(s, n, &ms) :
+		FUZZ_ASSERT(((f & LP_FMT_MICROS) ? lp_parse_micros_ms(s, n, &ms) :
 					 lp_parse_seconds_ms(s, n, &ms)) == LP_C_OK);
 		FUZZ_ASSERT(ms == c->latency);
 		return;
@@ -598,7 +602,7 @@ check_cline(const char *line, size_t len, lp_format f, lp_cparse_status st,
 
 		for (i = 0; i < c->bad_len; i++)
 			FUZZ_ASSERT(!is_blank(c->bad[i]));
-		FUZZ_ASSERT((lp_format_micros(f) ? lp_parse_micros_ms(c->bad, c->bad_len, &ms) :
+		FUZZ_ASSERT(((f & LP_FMT_MICROS) ? lp_parse_micros_ms(c->bad, c->bad_len, &ms) :
 					 lp_parse_seconds_ms(c->bad, c->bad_len, &ms)) == st);
 	}
 }
@@ -653,7 +657,7 @@ check_unit_pair(lp_cparse_status ss, const lp_cline *s,
  */
 static lp_cparse_status
 parse_replaced(const char *line, size_t len, const char *fs, size_t fn,
-			   const char *text, size_t tn, lp_format f, char *buf, lp_cline *out)
+			   const char *text, size_t tn, unsigned f, char *buf, lp_cline *out)
 {
 	size_t		pre = (size_t) (fs - line);
 	size_t		post = len - pre - fn;
@@ -670,7 +674,7 @@ parse_replaced(const char *line, size_t len, const char *fs, size_t fn,
  * route and latency must not change.
  */
 static void
-check_unit_rewrite(const char *line, size_t len, lp_format fsec, lp_format fus,
+check_unit_rewrite(const char *line, size_t len, unsigned fsec, unsigned fus,
 				   lp_cparse_status ss, const lp_cline *s,
 				   lp_cparse_status su, const lp_cline *u)
 {
@@ -739,7 +743,7 @@ check_unit_rewrite(const char *line, size_t len, lp_format fsec, lp_format fus,
  * and request time; it must parse to the same route, latency and time.
  */
 static void
-check_rebuild(const char *line, size_t len, lp_format f, const lp_cline *c)
+check_rebuild(const char *line, size_t len, unsigned f, const lp_cline *c)
 {
 	static const char head[] = "203.0.113.9 - - [";
 	static const char mid1[] = "] \"GET ";
@@ -799,14 +803,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!names_checked)
 	{
 		/* the format names round-trip through the lookup */
-		for (i = 0; i < LP_FMT_COUNT; i++)
+		for (i = 0; lp_formats[i].name; i++)
 		{
-			const char *nm = lp_format_name((lp_format) i);
+			const char *nm = lp_formats[i].name;
 
-			FUZZ_ASSERT(lp_format_lookup(nm, strlen(nm)) == i);
+			FUZZ_ASSERT(lp_format_lookup(nm, strlen(nm)) == &lp_formats[i]);
 			FUZZ_ASSERT(strstr(lp_format_names(), nm) != NULL);
 		}
-		FUZZ_ASSERT(lp_format_lookup("Combined", 8) == -1);
+		FUZZ_ASSERT(lp_format_lookup("Combined", 8) == NULL);
 		names_checked = 1;
 	}
 
@@ -822,9 +826,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_query_pair(st[2], &c[2], st[3], &c[3]);
 	check_unit_pair(st[0], &c[0], st[2], &c[2]);
 	check_unit_pair(st[1], &c[1], st[3], &c[3]);
-	check_unit_rewrite(line, size, LP_FMT_COMBINED, LP_FMT_COMBINED_US,
+	check_unit_rewrite(line, size, FMT_COMBINED, FMT_COMBINED_US,
 					   st[0], &c[0], st[2], &c[2]);
-	check_unit_rewrite(line, size, LP_FMT_COMBINED_QUERY, LP_FMT_COMBINED_US_QUERY,
+	check_unit_rewrite(line, size, FMT_COMBINED_QUERY, FMT_COMBINED_US_QUERY,
 					   st[1], &c[1], st[3], &c[3]);
 	for (i = 0; i < 4; i++)
 		if (st[i] == LP_C_OK)

@@ -1,0 +1,71 @@
+/* src/lp_common.h -- what every plain C unit shares: result codes, memory, interrupts (plain C) */
+#ifndef LP_COMMON_H
+#define LP_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Result codes of the plain C units; 0 is success. */
+#define LP_OK			0
+#define LP_ENOMEM		(-1)	/* the allocator returned NULL */
+#define LP_EOVERFLOW	(-2)	/* a count would pass INT64_MAX */
+#define LP_ECORRUPT		(-3)	/* encoded input is invalid */
+#define LP_ETOOBIG		(-4)	/* encoded output would pass the size limit */
+#define LP_EINTERNAL	(-5)	/* a caller broke a precondition: a bug, not bad input */
+
+/*
+ * Memory comes from the caller: PostgreSQL's aggregate context in the
+ * extension, malloc in unit tests and fuzzers.  alloc returns NULL on
+ * failure; free may be a no-op when the whole context is dropped at once.
+ */
+typedef struct lp_allocator
+{
+	void	   *(*alloc) (void *ctx, size_t size);	/* get size bytes */
+	void		(*free) (void *ctx, void *ptr); /* give back one block */
+	void	   *ctx;			/* passed to both */
+} lp_allocator;
+
+/* size zeroed bytes from allocator `a`; NULL when memory runs out. */
+static inline void *
+lp_zalloc(const lp_allocator *a, size_t size)
+{
+	void	   *p = a->alloc(a->ctx, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+/*
+ * Interrupt hook: the loops that can run long (merge, sort, encode, decode,
+ * validate) call it every LP_CHECK_EVERY steps.  The PostgreSQL glue sets it
+ * to a function that runs CHECK_FOR_INTERRUPTS(), which may not return
+ * (statement_timeout, a cancel request); it is only called where the state
+ * is consistent, and temporary memory of the interrupted call stays in the
+ * caller's memory context, which PostgreSQL resets.  NULL, the default, in
+ * unit tests and fuzzers (defined in lp_common.c).
+ */
+extern void (*lp_interrupt_hook) (void);
+
+/* Steps between two calls of lp_interrupt_hook (a power of two). */
+#define LP_CHECK_EVERY 4096
+
+/* Count one step on `counter` (a uint32_t) and call the hook every LP_CHECK_EVERY. */
+#define LP_CHECK_INTERRUPTS(counter) \
+	do { \
+		if ((++(counter) & (LP_CHECK_EVERY - 1)) == 0 && lp_interrupt_hook) \
+			lp_interrupt_hook(); \
+	} while (0)
+
+/* Inline even where the compiler would rather not: the per-row path. */
+#if defined(__GNUC__)
+#define LP_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define LP_ALWAYS_INLINE inline
+#endif
+
+/* A field separator of every log format: space or tab. */
+#define LP_IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+
+#endif							/* LP_COMMON_H */

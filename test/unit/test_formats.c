@@ -1,0 +1,200 @@
+/* test/unit/test_formats.c -- unit tests of the table of formats and the combined parser (lp_formats.c) */
+#include "test_harness.h"
+
+#include "lp_formats.h"
+
+/* A good combined line with a query string; its request time is the last field. */
+#define GOOD_HEAD "10.0.0.1 - frank [07/Nov/2026:12:00:05 +0100] \"GET /api/users?id=7 HTTP/1.1\" 200 512 \"-\" \"curl/8\" "
+
+/* Parse a NUL-terminated combined line with `flags`. */
+static lp_cparse_status
+comb(const char *s, unsigned flags, lp_cline *c)
+{
+	memset(c, 0xAB, sizeof(*c));
+	return lp_parse_combined(s, strlen(s), flags, c);
+}
+
+/* Parse a NUL-terminated line with the table's entry `name`. */
+static lp_line_status
+by_name(const char *name, const char *s, lp_fields *f)
+{
+	const lp_format_def *fmt = lp_format_lookup(name, strlen(name));
+
+	memset(f, 0xAB, sizeof(*f));
+	return fmt->parse(s, strlen(s), fmt, f);
+}
+
+/* The table: names, lookup, the name list, the default entry first. */
+void
+test_formats_table(void)
+{
+	static const char *const names[] = {"default", "combined", "combined_query",
+	"combined_us", "combined_us_query"};
+	size_t		i,
+				n = 0;
+
+	for (i = 0; lp_formats[i].name; i++)
+	{
+		const lp_format_def *f = &lp_formats[i];
+
+		n++;
+		CHECK(lp_format_lookup(f->name, strlen(f->name)) == f, "table: %s found", f->name);
+		CHECK(f->parse != NULL && f->read_ts != NULL && f->ts_hint != NULL,
+			  "table: %s has a parser, a timestamp reader and a hint", f->name);
+		CHECK(strstr(lp_format_names(), f->name) != NULL, "table: %s in the name list", f->name);
+	}
+	CHECK_EQ_U(n, sizeof(names) / sizeof(names[0]), "table: five formats");
+	for (i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++)
+		CHECK(strcmp(lp_formats[i].name, names[i]) == 0, "table: entry %zu is %s", i, names[i]);
+	CHECK(LP_FORMAT_DEFAULT == &lp_formats[0], "table: default is the first entry");
+	CHECK(strcmp(lp_format_names(),
+				 "default, combined, combined_query, combined_us, combined_us_query") == 0,
+		  "table: the name list of the unknown-format hint");
+	CHECK(lp_format_lookup("Combined", 8) == NULL, "table: lookup is case-sensitive");
+	CHECK(lp_format_lookup("combined", 7) == NULL, "table: a prefix is not a name");
+	CHECK(lp_format_lookup("combinedx", 9) == NULL, "table: nor a longer name");
+	CHECK(lp_format_lookup("", 0) == NULL, "table: nor the empty name");
+	CHECK(lp_formats[1].flags == 0 &&
+		  lp_formats[2].flags == LP_FMT_KEEP_QUERY &&
+		  lp_formats[3].flags == LP_FMT_MICROS &&
+		  lp_formats[4].flags == (LP_FMT_MICROS | LP_FMT_KEEP_QUERY),
+		  "table: the flags of the combined formats");
+}
+
+/* lp_parse_combined: the fields it finds, the query string, every error status. */
+void
+test_formats_combined(void)
+{
+	lp_cline	c;
+
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", 0, &c), LP_C_OK, "combined: good line");
+	CHECK(slice_is(c.route, c.route_len, "/api/users"), "combined: the query string is dropped");
+	CHECK_EQ_I(c.latency, 214, "combined: 0.214 s is 214 ms");
+	CHECK(slice_is(c.time, c.time_len, "07/Nov/2026:12:00:05 +0100"), "combined: the time slice");
+	CHECK(slice_is(c.request, c.request_len, "GET /api/users?id=7 HTTP/1.1"), "combined: the request slice");
+	CHECK_EQ_I(c.tail_fields, 5, "combined: five fields after the request");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_KEEP_QUERY, &c), LP_C_OK, "combined_query: good line");
+	CHECK(slice_is(c.route, c.route_len, "/api/users?id=7"), "combined_query: the query string stays");
+	CHECK_EQ_I(comb(GOOD_HEAD "214567", LP_FMT_MICROS, &c), LP_C_OK, "combined_us: good line");
+	CHECK_EQ_I(c.latency, 215, "combined_us: 214567 us is 215 ms");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.5\r", 0, &c), LP_C_OK, "combined: a trailing CR is dropped");
+	CHECK_EQ_I(c.latency, 500, "combined: 0.5 s");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214 extra", 0, &c), LP_C_BAD_LATENCY,
+			   "combined: the last field is the request time");
+	CHECK(slice_is(c.bad, c.bad_len, "extra"), "combined: the last field is the one reported");
+	CHECK_EQ_I(comb("1.2.3.4 - - [t] \"GET /q\\\"x HTTP/1.1\" 200 1 \"a \\\" b\" \"-\" 1", 0, &c),
+			   LP_C_OK, "combined: escaped quotes inside quoted fields");
+	CHECK(slice_is(c.route, c.route_len, "/q\\\"x"), "combined: the route keeps its escape");
+
+	CHECK_EQ_I(comb("10.0.0.1 - - 07/Nov/2026 \"GET / HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", 0, &c),
+			   LP_C_NO_TIME, "combined: no [time]");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] GET / 200 1 \"-\" \"-\" 0.1", 0, &c),
+			   LP_C_NO_REQUEST, "combined: unquoted request");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"-\" 400 1 \"-\" \"-\" 0.1", 0, &c),
+			   LP_C_BAD_REQUEST, "combined: request \"-\"");
+	CHECK(slice_is(c.request, c.request_len, "-"), "combined: the bad request is reported");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET ?a=1 HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", 0, &c),
+			   LP_C_BAD_REQUEST, "combined: a query string and no path");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1", 0, &c),
+			   LP_C_UNTERMINATED, "combined: unterminated request");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" \"curl 0.1", 0, &c),
+			   LP_C_UNTERMINATED, "combined: unterminated user agent");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" \"curl\\\"", 0, &c),
+			   LP_C_UNTERMINATED, "combined: an escaped last quote");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" 0.1", 0, &c),
+			   LP_C_TOO_FEW_FIELDS, "combined: four fields after the request");
+	CHECK_EQ_I(c.tail_fields, 4, "combined: the fields found are counted");
+	CHECK_EQ_I(comb(GOOD_HEAD "\"0.1\"", 0, &c), LP_C_BAD_LATENCY, "combined: a quoted request time");
+	CHECK(slice_is(c.bad, c.bad_len, "\"0.1\""), "combined: the bad field, quotes included");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.2s", 0, &c), LP_C_BAD_LATENCY, "combined: 0.2s");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_MICROS, &c), LP_C_BAD_LATENCY, "combined_us: 0.214");
+	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775808", LP_FMT_MICROS, &c), LP_C_LATENCY_RANGE,
+			   "combined_us: past int64");
+	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775.808", 0, &c), LP_C_LATENCY_RANGE,
+			   "combined: past INT64_MAX ms");
+}
+
+/* The request-time converters: rounding half up, syntax, range. */
+void
+test_formats_request_time(void)
+{
+	int64_t		ms = -1;
+
+	CHECK(lp_parse_seconds_ms("1", 1, &ms) == LP_C_OK && ms == 1000, "seconds: 1");
+	CHECK(lp_parse_seconds_ms("1.5", 3, &ms) == LP_C_OK && ms == 1500, "seconds: 1.5");
+	CHECK(lp_parse_seconds_ms("0.0005", 6, &ms) == LP_C_OK && ms == 1, "seconds: 0.0005 rounds up");
+	CHECK(lp_parse_seconds_ms("0.0004999", 9, &ms) == LP_C_OK && ms == 0, "seconds: 0.0004999 rounds down");
+	CHECK(lp_parse_seconds_ms("0.9995", 6, &ms) == LP_C_OK && ms == 1000, "seconds: 0.9995 carries");
+	CHECK(lp_parse_seconds_ms("9223372036854775.807", 20, &ms) == LP_C_OK && ms == INT64_MAX,
+		  "seconds: INT64_MAX ms");
+	CHECK_EQ_I(lp_parse_seconds_ms("9223372036854775.8075", 21, &ms), LP_C_LATENCY_RANGE,
+			   "seconds: rounding past INT64_MAX");
+	CHECK_EQ_I(lp_parse_seconds_ms("99999999999999999999", 20, &ms), LP_C_LATENCY_RANGE,
+			   "seconds: a huge integer part");
+	CHECK_EQ_I(lp_parse_seconds_ms("", 0, &ms), LP_C_BAD_LATENCY, "seconds: empty");
+	CHECK_EQ_I(lp_parse_seconds_ms("1.", 2, &ms), LP_C_BAD_LATENCY, "seconds: 1.");
+	CHECK_EQ_I(lp_parse_seconds_ms(".5", 2, &ms), LP_C_BAD_LATENCY, "seconds: .5");
+	CHECK_EQ_I(lp_parse_seconds_ms("-0.2", 4, &ms), LP_C_BAD_LATENCY, "seconds: negative");
+	CHECK_EQ_I(lp_parse_seconds_ms("1e3", 3, &ms), LP_C_BAD_LATENCY, "seconds: exponent");
+	CHECK(lp_parse_micros_ms("1499", 4, &ms) == LP_C_OK && ms == 1, "micros: 1499 rounds down");
+	CHECK(lp_parse_micros_ms("1500", 4, &ms) == LP_C_OK && ms == 2, "micros: 1500 rounds up");
+	CHECK(lp_parse_micros_ms("0", 1, &ms) == LP_C_OK && ms == 0, "micros: 0");
+	CHECK_EQ_I(lp_parse_micros_ms("1.5", 3, &ms), LP_C_BAD_LATENCY, "micros: a fraction");
+	CHECK_EQ_I(lp_parse_micros_ms("9223372036854775808", 19, &ms), LP_C_LATENCY_RANGE,
+			   "micros: past int64");
+}
+
+/* Each entry's parser and timestamp reader: the statuses the glue turns into messages. */
+void
+test_formats_parsers(void)
+{
+	lp_fields	f;
+	lp_line		pl;
+	lp_ts		t;
+	static const char dline[] = "2026-11-07T12:00:05Z GET /a 12";
+
+	CHECK_EQ_I(by_name("default", dline, &f), LP_LINE_OK, "default entry: good line");
+	CHECK_EQ_I(lp_parse_line(dline, strlen(dline), &pl), LP_PARSE_OK, "default entry: lp_parse_line agrees");
+	CHECK(f.route_len == pl.route_len && memcmp(f.route, pl.route, f.route_len) == 0 &&
+		  f.latency == pl.latency, "default entry: the same route and latency");
+	CHECK_EQ_I(by_name("default", "a b c", &f), LP_LINE_TOO_FEW_FIELDS, "default entry: three fields");
+	CHECK(f.nwant == 4 && f.nfields == 3 && f.bad == NULL, "default entry: fields wanted and found, nothing quoted");
+	CHECK_EQ_I(by_name("default", "a b /c 12ms", &f), LP_LINE_BAD_LATENCY, "default entry: 12ms");
+	CHECK(slice_is(f.bad, f.bad_len, "12ms"), "default entry: the bad field");
+	CHECK_EQ_I(by_name("default", "a b /c 9223372036854775808", &f), LP_LINE_LATENCY_RANGE,
+			   "default entry: past int64");
+
+	CHECK_EQ_I(by_name("combined", GOOD_HEAD "0.214", &f), LP_LINE_OK, "combined entry: good line");
+	CHECK(slice_is(f.route, f.route_len, "/api/users") && f.latency == 214, "combined entry: route, latency");
+	CHECK_EQ_I(by_name("combined_query", GOOD_HEAD "0.214", &f), LP_LINE_OK, "combined_query entry");
+	CHECK(slice_is(f.route, f.route_len, "/api/users?id=7"), "combined_query entry: the query stays");
+	CHECK_EQ_I(by_name("combined_us_query", GOOD_HEAD "1500", &f), LP_LINE_OK, "combined_us_query entry");
+	CHECK(slice_is(f.route, f.route_len, "/api/users?id=7") && f.latency == 2,
+		  "combined_us_query entry: query kept, microseconds");
+	CHECK_EQ_I(by_name("combined", GOOD_HEAD "0.2s", &f), LP_LINE_BAD_SECONDS, "combined entry: 0.2s");
+	CHECK_EQ_I(by_name("combined_us", GOOD_HEAD "0.2", &f), LP_LINE_BAD_MICROS, "combined_us entry: 0.2");
+	CHECK_EQ_I(by_name("combined", GOOD_HEAD "9223372036854775.808", &f), LP_LINE_REQTIME_RANGE,
+			   "combined entry: range");
+	CHECK_EQ_I(by_name("combined", "1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" 0.1", &f),
+			   LP_LINE_TOO_FEW_TAIL_FIELDS, "combined entry: four fields after the request");
+	CHECK(f.nwant == 5 && f.nfields == 4 && f.bad == NULL, "combined entry: fields wanted and found, nothing quoted");
+	CHECK_EQ_I(by_name("combined", "1 - - \"GET / HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", &f),
+			   LP_LINE_NO_TIME, "combined entry: no time");
+	CHECK_EQ_I(by_name("combined", "1 - - [t] GET", &f), LP_LINE_NO_REQUEST, "combined entry: no request");
+	CHECK_EQ_I(by_name("combined", "1 - - [t] \"-\" 1 2 3 4 5", &f), LP_LINE_BAD_REQUEST,
+			   "combined entry: request -");
+	CHECK(slice_is(f.bad, f.bad_len, "-"), "combined entry: the request is the field reported");
+	CHECK_EQ_I(by_name("combined", "1 - - [t] \"GET /", &f), LP_LINE_UNTERMINATED,
+			   "combined entry: unterminated");
+
+	CHECK_EQ_I(LP_FORMAT_DEFAULT->read_ts(dline, strlen(dline), &t), LP_TS_OK, "default entry: ISO time");
+	CHECK(t.hour == 12 && t.second == 5, "default entry: its fields");
+	CHECK_EQ_I(lp_formats[1].read_ts(GOOD_HEAD "0.1", strlen(GOOD_HEAD "0.1"), &t), LP_TS_OK,
+			   "combined entry: CLF time");
+	CHECK(t.day == 7 && t.offset_sec == 3600, "combined entry: its fields");
+	CHECK_EQ_I(lp_combined_ts("1 - - GET", 9, &t), LP_TS_MISSING, "combined entry: no time");
+	CHECK(t.field == LP_TS_F_NONE && t.text == NULL, "combined entry: nothing to quote");
+	CHECK_EQ_I(lp_combined_ts("1 - - [07/Nov/2026:12:00:05]", 28, &t), LP_TS_SYNTAX,
+			   "combined entry: a time without offset");
+	CHECK(slice_is(t.text, t.text_len, "07/Nov/2026:12:00:05"), "combined entry: the text between brackets");
+}

@@ -1,0 +1,119 @@
+/* test/unit/test_harness.h -- what the unit tests share: assertions, a failing allocator, helpers */
+#ifndef TEST_HARNESS_H
+#define TEST_HARNESS_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp_codec.h"
+#include "lp_gen.h"
+#include "lp_parse.h"
+#include "lp_partial.h"
+#include "lp_rank.h"
+#include "lp_state.h"
+
+/* Count one assertion; print it when it fails (file and line of the CHECK). */
+extern int	check_at(int ok, const char *file, int line, const char *fmt,...);
+extern int	check_eq_i(long long got, long long want, const char *what, const char *file, int line);
+extern int	check_eq_u(unsigned long long got, unsigned long long want, const char *what,
+					   const char *file, int line);
+
+#define CHECK(cond, ...) check_at((cond) ? 1 : 0, __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_EQ_I(a, b, what) check_eq_i((long long) (a), (long long) (b), (what), __FILE__, __LINE__)
+#define CHECK_EQ_U(a, b, what) \
+	check_eq_u((unsigned long long) (a), (unsigned long long) (b), (what), __FILE__, __LINE__)
+
+/* Book-keeping of the test allocator; the block header records the size. */
+typedef struct test_heap
+{
+	long		live;			/* blocks handed out and not given back */
+	long		nalloc;			/* allocations asked for so far */
+	long		fail_at;		/* allocation index that fails first, -1 = never */
+	int			sticky;			/* 1: every allocation from fail_at on fails */
+	long		nfailed;		/* allocations refused */
+} test_heap;
+
+/* The heap of most tests, checked for leaks at the end, and its allocator. */
+extern test_heap g_heap;
+extern lp_allocator g_alloc;
+
+/* A byte builder for hand-made encodings. */
+typedef struct bytes
+{
+	uint8_t		b[4096];		/* the bytes */
+	size_t		n;				/* how many */
+} bytes;
+
+/* A fresh heap that never fails. */
+extern void heap_init(test_heap *h, lp_allocator *a);
+
+/* Parse a NUL-terminated line. */
+extern lp_parse_status parse(const char *s, lp_line *out);
+
+/* Does a route slice equal a C string? */
+extern int	slice_is(const char *p, size_t n, const char *want);
+
+/* Encode a state with the global allocator; aborts the test on failure. */
+extern uint8_t *encode(const lp_state *st, size_t *len);
+
+/* Do two states encode to the same bytes? */
+extern int	same_state(const lp_state *a, const lp_state *b);
+
+/* Requests of one route of a state, 0 when absent. */
+extern uint64_t route_total(const lp_state *st, const char *key);
+
+/* Hand-made encodings: one byte, a canonical varint, raw bytes. */
+extern void b_byte(bytes *b, uint8_t v);
+extern void b_var(bytes *b, uint64_t v);
+extern void b_raw(bytes *b, const void *p, size_t n);
+
+/* Append a route header: key, npairs and pairs_len. */
+extern void b_route(bytes *b, const char *key, uint64_t npairs, uint64_t plen);
+
+/* Start an encoding: version, malformed count, number of routes. */
+extern void b_head(bytes *b, uint64_t malformed, uint64_t nroutes);
+
+/* Build a state from `lines` generated lines of `routes` routes. */
+extern lp_state *gen_state(const lp_allocator *a, int64_t first, int64_t lines,
+						   int32_t routes, int64_t seed);
+
+/* The tests, one file per unit (test_<unit>.c); test_main.c runs them in this order. */
+extern void test_parse_fields(void);
+extern void test_parse_few(void);
+extern void test_parse_latency(void);
+extern void test_parse_utf8(void);
+extern void test_parse_differential(void);
+extern void test_ranks(void);
+extern void test_rank_views(void);
+extern void test_state_basic(void);
+extern void test_state_overflow(void);
+extern void test_state_growth(void);
+extern void test_state_dense(void);
+extern void test_state_dense_overflow(void);
+extern void test_state_batch(void);
+extern void test_state_pipelined(void);
+extern void test_state_deferred(void);
+extern void test_state_sorted(void);
+extern void test_pairs_sort(void);
+extern void test_state_keys(void);
+extern void test_state_merge(void);
+extern void test_varint(void);
+extern void test_codec_known(void);
+extern void test_codec_roundtrip(void);
+extern void test_codec_corrupt(void);
+extern void test_hex(void);
+extern void test_gen(void);
+extern void test_ts_iso(void);
+extern void test_ts_iso_field(void);
+extern void test_ts_clf(void);
+extern void test_ts_calendar(void);
+extern void test_formats_table(void);
+extern void test_formats_combined(void);
+extern void test_formats_request_time(void);
+extern void test_formats_parsers(void);
+extern void test_oom(void);
+
+#endif							/* TEST_HARNESS_H */

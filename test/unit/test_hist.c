@@ -1,0 +1,385 @@
+/* test/unit/test_hist.c -- unit tests of one route's histogram (lp_hist.c): dense array, batches, sorted pairs */
+#include "test_harness.h"
+
+/*
+ * The dense array for small values: values arrive in a scrambled order,
+ * small and large mixed, so the array is created, doubled and fed from the
+ * slot table on the way; the sorted pairs, the merge and the encoding must
+ * all equal a plain reference count.  Also: a route with few values never
+ * gets an array (memory follows distinct values), and running out of
+ * memory while the array grows leaves the histogram as it was.
+ */
+void
+test_state_dense(void)
+{
+	enum
+	{
+		NV = 9000
+	};
+	static uint64_t want[NV];
+	test_heap	heap;
+	lp_allocator a;
+	lp_state   *st,
+			   *half1,
+			   *half2;
+	lp_route   *r;
+	lp_pair    *pairs = malloc(sizeof(lp_pair) * NV);
+	uint64_t	total = 0;
+	uint32_t	i,
+				n = 0,
+				bad = 0;
+	uint8_t    *e1,
+			   *e2;
+	size_t		l1,
+				l2;
+
+	heap_init(&heap, &a);
+	st = lp_state_create(&a);
+	half1 = lp_state_create(&a);
+	half2 = lp_state_create(&a);
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < 60000; i++)
+	{
+		/* a scrambled walk over 0..NV-1 with uneven repeats */
+		uint32_t	v = (uint32_t) (((uint64_t) i * 7919u + (i >> 3)) % NV);
+
+		if (i % 5 == 0)
+			v = v % 300;		/* a hot body of small values */
+		want[v]++;
+		total++;
+		bad += lp_state_add(st, "/d", 2, v) != LP_OK;
+		bad += lp_state_add(i % 2 ? half1 : half2, "/d", 2, v) != LP_OK;
+	}
+	CHECK_EQ_U(bad, 0, "every add succeeds");
+	r = lp_state_lookup(st, "/d", 2);
+	if (CHECK(r != NULL, "dense route"))
+	{
+		CHECK_EQ_U(r->hist.dense_cap, LP_DENSE_MAX, "dense array grew to its maximum");
+		CHECK_EQ_U(r->hist.total, total, "dense total");
+		for (i = 0; i < NV; i++)
+			n += want[i] != 0;
+		CHECK_EQ_U(r->hist.used, n, "dense distinct values");
+		CHECK((uint64_t) r->hist.hused * 4 <= (uint64_t) (r->hist.mask + 1) * 3,
+			  "slot load factor <= 3/4");
+		lp_hist_sorted(&r->hist, pairs);
+		for (i = 0, n = 0; i < NV; i++)
+		{
+			if (!want[i])
+				continue;
+			if (pairs[n].value != (int64_t) i || pairs[n].count != want[i])
+				bad++;
+			n++;
+		}
+		CHECK_EQ_U(bad, 0, "dense + slots sorted pairs equal the reference");
+	}
+	/* merged halves encode to the same bytes as the whole */
+	CHECK_EQ_I(lp_state_merge(half1, half2), LP_OK, "merge halves");
+	CHECK_EQ_I(lp_encode(st, &a, 0, SIZE_MAX, &e1, &l1), LP_OK, "encode whole");
+	CHECK_EQ_I(lp_encode(half1, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "encode merged");
+	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "merged halves == whole, byte for byte");
+	a.free(a.ctx, e1);
+	a.free(a.ctx, e2);
+	lp_state_free(half1);
+	lp_state_free(half2);
+
+	/* outside the contract, refused cleanly: a zero count, a negative value */
+	{
+		lp_route   *rz = lp_state_lookup(st, "/d", 2);
+		lp_hist		before = rz->hist;
+
+		CHECK_EQ_I(lp_hist_add(&st->alloc, &rz->hist, 5, 0), LP_OK, "zero count is a no-op");
+		CHECK_EQ_I(lp_hist_add(&st->alloc, &rz->hist, 99999, 0), LP_OK, "zero count, new value: no-op");
+		CHECK_EQ_I(lp_state_add(st, "/d", 2, -1), LP_EINTERNAL, "negative value refused");
+		CHECK(rz->hist.used == before.used && rz->hist.total == before.total &&
+			  rz->hist.hused == before.hused, "refused adds change nothing");
+	}
+
+	/* a sparse route keeps to the slot table */
+	for (i = 0; i < 6; i++)
+		lp_state_add(st, "/sparse", 7, i * 500);
+	r = lp_state_lookup(st, "/sparse", 7);
+	CHECK(r && r->hist.dense == NULL && r->hist.used == 6, "few values: no dense array");
+
+	/* out of memory while the array would be made: nothing changes */
+	{
+		lp_state   *s2;
+		lp_route   *r2;
+		long		k;
+		int			rc = LP_OK;
+
+		for (k = 0; k < 64 && rc == LP_OK; k++)
+			rc = lp_state_add(st, "/grow", 5, k * 3);
+		s2 = st;
+		r2 = lp_state_lookup(s2, "/grow", 5);
+		if (CHECK(r2 != NULL, "grow route"))
+		{
+			lp_hist		before = r2->hist;
+
+			heap.fail_at = heap.nalloc;
+			heap.sticky = 1;
+			/* a value that makes the array grow or be made */
+			rc = lp_state_add(s2, "/grow", 5, 1000);
+			heap.fail_at = -1;
+			heap.sticky = 0;
+			if (rc == LP_ENOMEM)
+				CHECK(r2->hist.used == before.used && r2->hist.total == before.total &&
+					  r2->hist.dense == before.dense && r2->hist.slots == before.slots,
+					  "failed growth leaves the histogram unchanged");
+			else
+				CHECK_EQ_I(rc, LP_OK, "add without allocation");
+		}
+	}
+	lp_state_free(st);
+	CHECK_EQ_I(heap.live, 0, "dense test frees everything");
+	free(pairs);
+}
+
+/*
+ * A dense slot holds a 32-bit count: a count past 2^32 - 1 for one latency
+ * makes the histogram give its array up and keep every count in the slot
+ * table, exactly; a decoded state with such a count never makes an array.
+ */
+void
+test_state_dense_overflow(void)
+{
+	test_heap	heap;
+	lp_allocator a;
+	lp_state   *st,
+			   *back;
+	lp_route   *r;
+	lp_pair		pairs[200];
+	uint8_t    *e1,
+			   *e2;
+	size_t		l1,
+				l2;
+	uint32_t	i,
+				bad = 0;
+	uint64_t	big = (uint64_t) UINT32_MAX;
+
+	heap_init(&heap, &a);
+	st = lp_state_create(&a);
+	for (i = 0; i < 100; i++)
+		bad += lp_state_add(st, "/o", 2, i) != LP_OK;
+	CHECK_EQ_U(bad, 0, "overflow route: adds");
+	r = lp_state_lookup(st, "/o", 2);
+	if (!CHECK(r != NULL && r->hist.dense_cap >= 64, "overflow route has a dense array"))
+		return;
+	/* 1 + (2^32 - 1) passes a 32-bit slot */
+	CHECK_EQ_I(lp_hist_add(&st->alloc, &r->hist, 5, big), LP_OK, "count past 2^32 - 1");
+	CHECK_EQ_U(r->hist.dense_cap, 0, "dense array given up");
+	CHECK_EQ_U(r->hist.used, 100, "distinct values kept");
+	CHECK_EQ_U(r->hist.hused, 100, "all in the slot table");
+	CHECK_EQ_U(r->hist.total, 100 + big, "total exact");
+	/* later adds, small and large values, land in the table and stay exact */
+	for (i = 0; i < 100; i++)
+		bad += lp_state_add(st, "/o", 2, i) != LP_OK;
+	bad += lp_state_add(st, "/o", 2, 150) != LP_OK;
+	CHECK_EQ_U(bad, 0, "adds after giving up");
+	CHECK_EQ_U(r->hist.dense_cap, 0, "no new dense array");
+	lp_hist_sorted(&r->hist, pairs);
+	for (i = 0; i < 100; i++)
+		bad += pairs[i].value != (int64_t) i || pairs[i].count != (i == 5 ? 2 + big : 2);
+	bad += pairs[100].value != 150 || pairs[100].count != 1;
+	CHECK_EQ_U(bad, 0, "sorted pairs exact after giving up");
+
+	/* the encoding decodes into a state with the same bytes; no dense slot takes the big count */
+	CHECK_EQ_I(lp_encode(st, &a, 0, SIZE_MAX, &e1, &l1), LP_OK, "encode big count");
+	/* into a state whose route already has an array: the big count gives it up */
+	back = lp_state_create(&a);
+	for (i = 0; i < 240; i++)
+		bad += lp_state_add(back, "/o", 2, i % 120) != LP_OK;
+	r = lp_state_lookup(back, "/o", 2);
+	CHECK(r != NULL && r->hist.dense_cap >= 64, "receiving route has an array");
+	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count into an array");
+	CHECK_EQ_U(r->hist.dense_cap, 0, "receiving array given up");
+	lp_hist_sorted(&r->hist, pairs);
+	CHECK(pairs[5].value == 5 && pairs[5].count == 2 + 2 + big && pairs[110].count == 2 &&
+		  r->hist.total == 240 + 200 + big + 1, "decoded into an array: exact");
+	lp_state_free(back);
+	back = lp_state_create(&a);
+	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count");
+	CHECK_EQ_I(lp_encode(back, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "re-encode big count");
+	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "big count round trip, byte for byte");
+	/* merge twice: the big count doubles, still exact */
+	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode again");
+	r = lp_state_lookup(back, "/o", 2);
+	lp_hist_sorted(&r->hist, pairs);
+	CHECK(pairs[5].value == 5 && pairs[5].count == 2 * (2 + big) && pairs[6].count == 4,
+		  "merged big counts exact");
+	a.free(a.ctx, e1);
+	a.free(a.ctx, e2);
+	lp_state_free(back);
+	lp_state_free(st);
+	CHECK_EQ_I(heap.live, 0, "overflow test frees everything");
+}
+
+/*
+ * Decoding and merging size each route's histogram once for all its values
+ * (lp_hist_reserve): the same contents as value-by-value adds, the density
+ * rule kept, and only a few allocations per route however many values.
+ */
+void
+test_state_batch(void)
+{
+	test_heap	heap;
+	lp_allocator a;
+	lp_state   *src,
+			   *dec,
+			   *mrg,
+			   *acc;
+	lp_route   *r;
+	lp_hist_batch b;
+	uint8_t    *e0,
+			   *e1;
+	size_t		l0,
+				l1;
+	long		before;
+	uint32_t	i;
+
+	heap_init(&heap, &a);
+	src = lp_state_create(&a);
+	/* /body: 1500 distinct values in 0..2999, /tail: sparse big values, /mix: both */
+	for (i = 0; i < 1500; i++)
+	{
+		lp_state_add(src, "/body", 5, (int64_t) i * 2);
+		lp_state_add(src, "/body", 5, (int64_t) i * 2);
+		lp_state_add(src, "/tail", 5, (int64_t) i * 1000 + 7);
+		lp_state_add(src, "/mix", 4, i % 3 ? (int64_t) (i % 200) : (int64_t) i * 37);
+	}
+	e0 = encode(src, &l0);
+
+	/* decode into an empty state: at most 4 allocations per route, equal bytes */
+	dec = lp_state_create(&a);
+	before = heap.nalloc;
+	CHECK_EQ_I(lp_decode_into(dec, e0, l0), LP_OK, "batch: decode");
+	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: decode allocates at most 4 blocks per route (%ld for 3 routes)",
+		  heap.nalloc - before);
+	e1 = encode(dec, &l1);
+	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: decoded state encodes to the same bytes");
+	g_alloc.free(g_alloc.ctx, e1);
+	r = lp_state_lookup(dec, "/body", 5);
+	if (CHECK(r != NULL, "batch: /body decoded"))
+	{
+		CHECK_EQ_U(r->hist.dense_cap, 4096, "batch: /body dense array sized at once");
+		CHECK_EQ_U(r->hist.hused, 0, "batch: /body has nothing in slots");
+	}
+	r = lp_state_lookup(dec, "/tail", 5);
+	if (CHECK(r != NULL, "batch: /tail decoded"))
+	{
+		CHECK((uint64_t) r->hist.dense_cap <= (uint64_t) LP_DENSE_RATIO * r->hist.used,
+			  "batch: /tail keeps the density rule");
+		CHECK((uint64_t) r->hist.hused * 4 <= (uint64_t) (r->hist.mask + 1) * 3,
+			  "batch: /tail slot load factor <= 3/4");
+	}
+
+	/* merge a live state into an empty one: few allocations, equal bytes */
+	mrg = lp_state_create(&a);
+	before = heap.nalloc;
+	CHECK_EQ_I(lp_state_merge(mrg, src), LP_OK, "batch: merge into empty");
+	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: merge allocates at most 4 blocks per route (%ld for 3 routes)",
+		  heap.nalloc - before);
+	e1 = encode(mrg, &l1);
+	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: merged state encodes to the same bytes");
+	g_alloc.free(g_alloc.ctx, e1);
+
+	/* merging into a state that has other values of the same routes: exact union */
+	acc = lp_state_create(&a);
+	for (i = 0; i < 50; i++)
+		lp_state_add(acc, "/mix", 4, (int64_t) i * 5000);
+	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge into non-empty");
+	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge the same state again");
+	r = lp_state_lookup(acc, "/mix", 4);
+	if (CHECK(r != NULL, "batch: /mix merged"))
+	{
+		lp_route   *rs = lp_state_lookup(src, "/mix", 4);
+
+		CHECK_EQ_U(r->hist.total, 2 * rs->hist.total + 50, "batch: /mix total is the sum");
+		CHECK_EQ_U(r->hist.used, rs->hist.used + 49, "batch: /mix distinct values (value 0 shared)");
+		CHECK((uint64_t) r->hist.dense_cap <= (uint64_t) LP_DENSE_RATIO * r->hist.used,
+			  "batch: /mix keeps the density rule");
+	}
+
+	/* the batch counts values by the dense sizes they need */
+	memset(&b, 0, sizeof(b));
+	lp_hist_batch_note(&b, 0);
+	lp_hist_batch_note(&b, 63);
+	lp_hist_batch_note(&b, 64);
+	lp_hist_batch_note(&b, 4095);
+	lp_hist_batch_note(&b, 4096);
+	lp_hist_batch_note(&b, INT64_MAX);
+	CHECK(b.n == 6 && b.small[0] == 2 && b.small[1] == 1 && b.small[6] == 1 &&
+		  b.small[2] + b.small[3] + b.small[4] + b.small[5] == 0,
+		  "batch: values counted by dense size");
+
+	g_alloc.free(g_alloc.ctx, e0);
+	lp_state_free(src);
+	lp_state_free(dec);
+	lp_state_free(mrg);
+	lp_state_free(acc);
+	CHECK_EQ_I(heap.live, 0, "batch test frees everything");
+}
+
+/* Calls of sorted_hook so far. */
+static long sorted_hook_calls;
+
+/* An interrupt hook that counts its calls. */
+static void
+sorted_hook(void)
+{
+	sorted_hook_calls++;
+}
+
+/*
+ * lp_hist_sorted: the slot-table values come out ascending and complete,
+ * whatever their number; a long sort calls the interrupt hook.
+ */
+void
+test_state_sorted(void)
+{
+	static const uint32_t sizes[] = {0, 1, 2, 3, 23, 24, 25, 26, 100, 1000, 5000, 40000};
+	size_t		k;
+	uint64_t	x = 12345;
+
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+	{
+		lp_state   *st = lp_state_create(&g_alloc);
+		lp_route   *r;
+		lp_pair    *out;
+		uint32_t	i,
+					bad = 0;
+		uint64_t	sum = 0,
+					got = 0;
+
+		/* values >= LP_DENSE_MAX all go to the slot table; some twice */
+		for (i = 0; i < sizes[k]; i++)
+		{
+			int64_t		v;
+
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			v = LP_DENSE_MAX + (int64_t) (x >> 20) % 1000000007;
+			bad += lp_state_add(st, "/s", 2, v) != LP_OK;
+			sum += (uint64_t) v;
+		}
+		lp_state_add(st, "/s", 2, 1);	/* the route exists even for size 0 */
+		r = lp_state_lookup(st, "/s", 2);
+		out = malloc(sizeof(lp_pair) * (r->hist.used + 1));
+		sorted_hook_calls = 0;
+		lp_interrupt_hook = sorted_hook;
+		lp_hist_sorted(&r->hist, out);
+		lp_interrupt_hook = NULL;
+		if (sizes[k] == 40000)
+			CHECK(sorted_hook_calls > 0, "sorted pairs: sorting 40000 values calls the interrupt hook (%ld times)",
+				  sorted_hook_calls);
+		for (i = 0; i < r->hist.used; i++)
+		{
+			if (i > 0 && out[i].value <= out[i - 1].value)
+				bad++;
+			got += (uint64_t) out[i].value * out[i].count;
+		}
+		CHECK(bad == 0 && got == sum + 1, "sorted pairs: %u values ascending and complete",
+			  (unsigned) sizes[k]);
+		free(out);
+		lp_state_free(st);
+	}
+}
+
