@@ -8,6 +8,7 @@ OBJS = \
 	src/logp95_io.o \
 	src/logp95_merge.o \
 	src/logp95_report.o \
+	src/logp95_stats.o \
 	src/logp95_ts.o \
 	src/lp_codec.o \
 	src/lp_common.o \
@@ -19,6 +20,7 @@ OBJS = \
 	src/lp_rank.o \
 	src/lp_sort.o \
 	src/lp_state.o \
+	src/lp_stats.o \
 	src/lp_ts.o
 
 EXTENSION = logp95
@@ -30,7 +32,7 @@ DATA = logp95--1.0.sql logp95--1.0--1.1.sql
 PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats file_fdw
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io merge parallel reference rollup partition time_window formats file_fdw sre_functions sre_timeseries
 # TAP tests on PostgreSQL::Test::Cluster (test/prove.sh NN runs them as postgres)
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

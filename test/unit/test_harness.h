@@ -115,5 +115,6 @@ extern void test_formats_combined(void);
 extern void test_formats_request_time(void);
 extern void test_formats_parsers(void);
 extern void test_oom(void);
+extern void test_stats(void);
 
 #endif							/* TEST_HARNESS_H */

@@ -247,6 +247,7 @@ main(void)
 	test_formats_request_time();
 	test_formats_parsers();
 	test_oom();
+	test_stats();
 
 	CHECK_EQ_I(g_heap.live, 0, "every block given back");
 	printf("%ld passed, %ld failed\n", n_passed, n_failed);

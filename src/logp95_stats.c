@@ -1,0 +1,284 @@
+/* src/logp95_stats.c -- PostgreSQL glue of the SRE functions: percentiles, within, stats, total, histogram */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "logp95.h"
+#include "lp_codec.h"
+#include "lp_stats.h"
+
+/*
+ * Thin glue: the walks live in lp_stats.c (plain C).  Every function here
+ * reads the encoded state in place, one route at a time, in byte order.
+ */
+
+/* Open a stored state for reading; errors out when it is corrupt. */
+static void
+logp95_stats_open(bytea *st, lp_reader *r)
+{
+	if (lp_reader_init(r, (const uint8 *) VARDATA_ANY(st), VARSIZE_ANY_EXHDR(st)) != LP_OK)
+		logp95_check(LP_ECORRUPT);
+}
+
+/* Next route of a stored state: true with *rv, false at the end. */
+static bool
+logp95_stats_next(lp_reader *r, lp_route_view *rv)
+{
+	int			rc = lp_reader_next(r, rv);
+
+	if (rc < 0)
+		logp95_check(LP_ECORRUPT);
+	CHECK_FOR_INTERRUPTS();
+	return rc == 1;
+}
+
+/* The route of a view as text. */
+static Datum
+logp95_route_datum(const lp_route_view *rv)
+{
+	return PointerGetDatum(cstring_to_text_with_len(rv->key, (int) rv->keylen));
+}
+
+PG_FUNCTION_INFO_V1(logp95_percentiles);
+/*
+ * logp95_percentiles(state, fractions float8[]): per route, the latency at
+ * every fraction in the order given, by logp95_percentile's rule; one walk
+ * of a route for all fractions.
+ */
+Datum
+logp95_percentiles(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bytea	   *st = PG_GETARG_BYTEA_PP(0);
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	Datum	   *elems;
+	bool	   *enulls;
+	int			n,
+				i;
+	lp_fraction *fs;
+	uint64	   *ranks;
+	int64	   *vals;
+	Datum	   *outd;
+	lp_reader	r;
+	lp_route_view rv;
+
+	deconstruct_array(arr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+					  &elems, &enulls, &n);
+	fs = palloc(sizeof(lp_fraction) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		float8		f;
+
+		/* core's check and wording, as in percentile_disc and logp95_percentile */
+		if (enulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("percentile value NULL is not between 0 and 1")));
+		f = DatumGetFloat8(elems[i]);
+		if (f < 0 || f > 1 || isnan(f))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("percentile value %g is not between 0 and 1", f)));
+		fs[i].f = f;
+		fs[i].pos = i;
+	}
+	lp_fractions_sort(fs, n);
+	ranks = palloc(sizeof(uint64) * (n + 1));
+	vals = palloc(sizeof(int64) * (n + 1));
+	outd = palloc(sizeof(Datum) * (n + 1));
+
+	InitMaterializedSRF(fcinfo, 0);
+	logp95_stats_open(st, &r);
+	while (logp95_stats_next(&r, &rv))
+	{
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+		ArrayType  *res;
+
+		lp_view_fractions(&rv, fs, n, ranks, vals);
+		for (i = 0; i < n; i++)
+			outd[i] = Int64GetDatum(vals[i]);
+		res = construct_array(outd, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+		values[0] = logp95_route_datum(&rv);
+		values[1] = Int64GetDatum((int64) rv.total);
+		values[2] = PointerGetDatum(res);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(logp95_within);
+/*
+ * logp95_within(state, threshold_ms): per route, the requests that took at
+ * most threshold_ms and their share of the route's requests.
+ */
+Datum
+logp95_within(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bytea	   *st = PG_GETARG_BYTEA_PP(0);
+	int64		threshold = PG_GETARG_INT64(1);
+	lp_reader	r;
+	lp_route_view rv;
+
+	InitMaterializedSRF(fcinfo, 0);
+	logp95_stats_open(st, &r);
+	while (logp95_stats_next(&r, &rv))
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+		uint64		within = lp_view_within(&rv, threshold);
+
+		values[0] = logp95_route_datum(&rv);
+		values[1] = Int64GetDatum((int64) rv.total);
+		values[2] = Int64GetDatum((int64) within);
+		values[3] = Float8GetDatum((double) within / (double) rv.total);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(logp95_stats);
+/*
+ * logp95_stats(state): per route, requests, min, mean and max; the mean is
+ * the exact sum of value * count (unsigned 128-bit) divided by the count.
+ */
+Datum
+logp95_stats(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bytea	   *st = PG_GETARG_BYTEA_PP(0);
+	lp_reader	r;
+	lp_route_view rv;
+
+	InitMaterializedSRF(fcinfo, 0);
+	logp95_stats_open(st, &r);
+	while (logp95_stats_next(&r, &rv))
+	{
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
+		lp_summary	s;
+
+		lp_view_summary(&rv, &s);
+		values[0] = logp95_route_datum(&rv);
+		values[1] = Int64GetDatum((int64) s.total);
+		values[2] = Int64GetDatum(s.min);
+		values[3] = Float8GetDatum(lp_summary_mean(&s));
+		values[4] = Int64GetDatum(s.max);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(logp95_total);
+/*
+ * logp95_total(state): every route folded into the one route "*", the
+ * malformed count kept; the empty state stays empty.  22003 when the
+ * requests of all routes add up past bigint.
+ */
+Datum
+logp95_total(PG_FUNCTION_ARGS)
+{
+	bytea	   *st = PG_GETARG_BYTEA_PP(0);
+	lp_allocator a = logp95_allocator(CurrentMemoryContext);
+	lp_state   *acc = lp_state_create(&a);
+	uint8	   *buf;
+	size_t		len;
+
+	if (acc == NULL)
+		logp95_check(LP_ENOMEM);
+	logp95_check(lp_state_fold(acc, LP_TOTAL_ROUTE, strlen(LP_TOTAL_ROUTE),
+							   (const uint8 *) VARDATA_ANY(st), VARSIZE_ANY_EXHDR(st)));
+	logp95_check(lp_encode(acc, &a, VARHDRSZ, MaxAllocSize, &buf, &len));
+	SET_VARSIZE(buf, VARHDRSZ + len);
+	PG_RETURN_BYTEA_P((bytea *) buf);
+}
+
+PG_FUNCTION_INFO_V1(logp95_histogram);
+/*
+ * logp95_histogram(state, route [, bounds_ms bigint[]]): Prometheus "le"
+ * buckets of one route: a row per bound with the requests in (previous
+ * bound, bound] and the running total, then le_ms NULL for +Inf.  No rows
+ * for an absent route.  Without bounds, lp_default_bounds.
+ */
+Datum
+logp95_histogram(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bytea	   *st = PG_GETARG_BYTEA_PP(0);
+	text	   *route = PG_GETARG_TEXT_PP(1);
+	const char *key = VARDATA_ANY(route);
+	size_t		keylen = VARSIZE_ANY_EXHDR(route);
+	const int64 *bounds = lp_default_bounds;
+	int			n = LP_DEFAULT_NBOUNDS;
+	int			i,
+				bad;
+	lp_reader	r;
+	lp_route_view rv;
+
+	if (PG_NARGS() > 2)
+	{
+		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(2);
+		Datum	   *elems;
+		bool	   *enulls;
+		int64	   *b;
+
+		deconstruct_array(arr, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+						  &elems, &enulls, &n);
+		b = palloc(sizeof(int64) * (n + 1));
+		for (i = 0; i < n; i++)
+		{
+			if (enulls[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("histogram bound must not be null")));
+			b[i] = DatumGetInt64(elems[i]);
+		}
+		bounds = b;
+	}
+	bad = lp_bounds_bad(bounds, n);
+	if (bad >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("histogram bounds must be strictly ascending"),
+				 errdetail("Bound %d (" INT64_FORMAT ") is not greater than bound %d (" INT64_FORMAT ").",
+						   bad + 1, bounds[bad], bad, bounds[bad - 1])));
+
+	InitMaterializedSRF(fcinfo, 0);
+	logp95_stats_open(st, &r);
+	while (logp95_stats_next(&r, &rv))
+	{
+		int			c = lp_key_cmp(rv.key, rv.keylen, key, keylen);
+
+		if (c > 0)
+			break;				/* routes are sorted: it is not there */
+		if (c == 0)
+		{
+			uint64	   *counts = palloc(sizeof(uint64) * (n + 1));
+			uint64		cum = 0;
+
+			lp_view_buckets(&rv, bounds, n, counts);
+			for (i = 0; i <= n; i++)
+			{
+				Datum		values[3];
+				bool		nulls[3] = {i == n, false, false};
+
+				cum += counts[i];
+				values[0] = i < n ? Int64GetDatum(bounds[i]) : (Datum) 0;
+				values[1] = Int64GetDatum((int64) counts[i]);
+				values[2] = Int64GetDatum((int64) cum);
+				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			}
+			break;
+		}
+	}
+	return (Datum) 0;
+}
