@@ -48,10 +48,22 @@ logp95_interrupt_hook(void)
 	CHECK_FOR_INTERRUPTS();
 }
 
-/* Module load: register settings and the interrupt hook. */
+/*
+ * Module load: draw the hash key, register settings and the interrupt hook.
+ * The key is drawn before any state exists in this process, and never
+ * again (see lp_hash.h); a library preloaded by the postmaster gives every
+ * backend forked from it the same secret key.
+ */
 void
 _PG_init(void)
 {
+	uint64		key[4];
+
+	if (!pg_strong_random(key, sizeof(key)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random hash key for logp95")));
+	lp_hash_set_key((const uint64_t *) key);
 	lp_interrupt_hook = logp95_interrupt_hook;
 	DefineCustomEnumVariable("logp95.on_malformed",
 							 "What logp95_agg does with a malformed log line.",

@@ -245,6 +245,8 @@ main(void)
 	test_formats_combined();
 	test_formats_request_time();
 	test_formats_parsers();
+	test_hash_old_collisions();
+	test_hash_known_key();
 	test_oom();
 
 	CHECK_EQ_I(g_heap.live, 0, "every block given back");
