@@ -1,6 +1,8 @@
 /* src/logp95.c -- PostgreSQL glue: module load, settings, and the helpers every glue file shares */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -30,6 +32,9 @@ static const struct config_enum_entry on_malformed_options[] = {
 /* See logp95.h. */
 int			logp95_on_malformed = LOGP95_MALFORMED_ERROR;
 
+/* logp95.max_state_memory, in kB: what one state's allocator may hold. */
+static int	logp95_max_state_memory = 1024 * 1024;
+
 /* How much of a bad line an error message quotes, in bytes. */
 #define LOGP95_QUOTE_MAX 200
 
@@ -48,10 +53,22 @@ logp95_interrupt_hook(void)
 	CHECK_FOR_INTERRUPTS();
 }
 
-/* Module load: register settings and the interrupt hook. */
+/*
+ * Module load: draw the hash key, register settings and the interrupt hook.
+ * The key is drawn before any state exists in this process, and never
+ * again (see lp_hash.h); a library preloaded by the postmaster gives every
+ * backend forked from it the same secret key.
+ */
 void
 _PG_init(void)
 {
+	uint64		key[4];
+
+	if (!pg_strong_random(key, sizeof(key)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random hash key for logp95")));
+	lp_hash_set_key((const uint64_t *) key);
 	lp_interrupt_hook = logp95_interrupt_hook;
 	DefineCustomEnumVariable("logp95.on_malformed",
 							 "What logp95_agg does with a malformed log line.",
@@ -62,23 +79,70 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("logp95.max_state_memory",
+							"Largest amount of memory one logp95 state may take in a backend.",
+							"Counted per state (aggregate group, merge, decoded input, encoding) before each allocation; past it the statement fails with SQLSTATE 54000.  Only superusers may change it, so that it bounds every user.",
+							&logp95_max_state_memory,
+							1024 * 1024,
+							64,
+							MAX_KILOBYTES,
+							PGC_SUSET,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("logp95");
 }
 
 /* ---------- memory: the plain C units allocate through these ---------- */
 
-/* lp_allocator.alloc: huge allocations allowed, NULL instead of an ERROR. */
+/*
+ * The bookkeeping behind one lp_allocator: the memory context it draws
+ * from and how much of it the state holds (chunk sizes, as the context
+ * counts them).  One per allocator, that is per state: a GROUP BY of many
+ * small groups is not limited by the sum of its groups.
+ */
+typedef struct Logp95Alloc
+{
+	MemoryContext cxt;			/* where blocks come from */
+	Size		used;			/* bytes held now (GetMemoryChunkSpace) */
+} Logp95Alloc;
+
+/*
+ * lp_allocator.alloc: huge allocations allowed, NULL instead of an ERROR
+ * when the system runs out; but past logp95.max_state_memory it raises
+ * 54000 itself, before taking the memory.  Raising from inside a plain C
+ * unit is as safe as the interrupt hook: everything it allocated lives in
+ * a memory context that PostgreSQL drops with the failed query, and no
+ * state outlives an error in its query.
+ */
 static void *
 logp95_mcxt_alloc(void *ctx, size_t size)
 {
-	return MemoryContextAllocExtended((MemoryContext) ctx, size,
-									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	Logp95Alloc *la = (Logp95Alloc *) ctx;
+	Size		limit = (Size) logp95_max_state_memory * 1024;
+	void	   *p;
+
+	if (size > limit || la->used > limit - size)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("logp95 state needs more than logp95.max_state_memory (%d kB)",
+						logp95_max_state_memory),
+				 errdetail("The state holds %zu kB and asked for %zu kB more.",
+						   (size_t) (la->used / 1024), (size_t) (size / 1024 + 1)),
+				 errhint("A superuser can raise logp95.max_state_memory.")));
+	p = MemoryContextAllocExtended(la->cxt, size, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	if (p)
+		la->used += GetMemoryChunkSpace(p);
+	return p;
 }
 
 /* lp_allocator.free. */
 static void
 logp95_mcxt_free(void *ctx, void *ptr)
 {
+	Logp95Alloc *la = (Logp95Alloc *) ctx;
+	Size		n = GetMemoryChunkSpace(ptr);
+
+	la->used -= n < la->used ? n : la->used;
 	pfree(ptr);
 }
 
@@ -87,10 +151,13 @@ lp_allocator
 logp95_allocator(MemoryContext cxt)
 {
 	lp_allocator a;
+	Logp95Alloc *la = MemoryContextAlloc(cxt, sizeof(Logp95Alloc));
 
+	la->cxt = cxt;
+	la->used = 0;
 	a.alloc = logp95_mcxt_alloc;
 	a.free = logp95_mcxt_free;
-	a.ctx = cxt;
+	a.ctx = la;
 	return a;
 }
 

@@ -32,7 +32,11 @@ typedef enum
 /* logp95.on_malformed (registered in _PG_init; read by logp95_agg.c only). */
 extern int	logp95_on_malformed;
 
-/* An allocator for the plain C units that draws from memory context `cxt`. */
+/*
+ * An allocator for the plain C units that draws from memory context `cxt`
+ * (with its few bytes of bookkeeping), for one state: it counts what the
+ * state holds and raises 54000 past logp95.max_state_memory.
+ */
 extern lp_allocator logp95_allocator(MemoryContext cxt);
 
 /*

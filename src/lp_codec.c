@@ -460,11 +460,13 @@ lp_hex_encode(const uint8_t *buf, size_t len, char *out)
 {
 	static const char digits[] = "0123456789abcdef";
 	size_t		i;
+	uint32_t	steps = 0;
 
 	*out++ = '\\';
 	*out++ = 'x';
 	for (i = 0; i < len; i++)
 	{
+		LP_CHECK_INTERRUPTS(steps);
 		*out++ = digits[buf[i] >> 4];
 		*out++ = digits[buf[i] & 15];
 	}
@@ -488,6 +490,7 @@ int
 lp_hex_decode(const char *text, size_t len, uint8_t *out, size_t *outlen)
 {
 	size_t		i;
+	uint32_t	steps = 0;
 
 	if (len < 2 || text[0] != '\\' || text[1] != 'x' || (len - 2) % 2 != 0)
 		return LP_ECORRUPT;
@@ -495,6 +498,8 @@ lp_hex_decode(const char *text, size_t len, uint8_t *out, size_t *outlen)
 	{
 		int			hi = lp_hex_digit(text[i]);
 		int			lo = lp_hex_digit(text[i + 1]);
+
+		LP_CHECK_INTERRUPTS(steps);
 
 		if (hi < 0 || lo < 0)
 			return LP_ECORRUPT;

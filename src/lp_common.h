@@ -38,8 +38,9 @@ lp_zalloc(const lp_allocator *a, size_t size)
 }
 
 /*
- * Interrupt hook: the loops that can run long (merge, sort, encode, decode,
- * validate) call it every LP_CHECK_EVERY steps.  The PostgreSQL glue sets it
+ * Interrupt hook: every loop that can run long (route table and histogram
+ * growth and rehash, merge, both sorts, encode, decode, validate, hex) calls
+ * it every LP_CHECK_EVERY steps.  The PostgreSQL glue sets it
  * to a function that runs CHECK_FOR_INTERRUPTS(), which may not return
  * (statement_timeout, a cancel request); it is only called where the state
  * is consistent, and temporary memory of the interrupted call stays in the

@@ -49,7 +49,8 @@ lp_hist_resize(const lp_allocator *a, lp_hist *h, uint32_t newcap)
 	uint32_t	oldcap = h->slots ? h->mask + 1 : 0;
 	lp_pair    *old = h->slots;
 	lp_pair    *ns;
-	uint32_t	i;
+	uint32_t	i,
+				steps = 0;
 
 	ns = lp_zalloc(a, (size_t) newcap * sizeof(lp_pair));
 	if (!ns)
@@ -57,9 +58,19 @@ lp_hist_resize(const lp_allocator *a, lp_hist *h, uint32_t newcap)
 	h->slots = ns;
 	h->mask = newcap - 1;
 	h->hused = 0;
+
+	/*
+	 * An interrupt here leaves h half moved; that is harmless, because the
+	 * state lives in the aggregate's memory context, which PostgreSQL drops
+	 * with the failed query (an aggregate state never outlives an error in
+	 * its query).
+	 */
 	for (i = 0; i < oldcap; i++)
+	{
+		LP_CHECK_INTERRUPTS(steps);
 		if (old[i].count)
 			lp_hist_slot_insert(h, old[i].value, old[i].count);
+	}
 	if (old)
 		a->free(a->ctx, old);
 	return LP_OK;
@@ -118,11 +129,16 @@ lp_hist_dense_grow(const lp_allocator *a, lp_hist *h, uint32_t cap)
 	uint32_t   *nd;
 	lp_pair    *ns;
 	lp_pair    *old = h->slots;
-	uint32_t	i;
+	uint32_t	i,
+				steps = 0;
 
+	/* interrupts only while nothing has changed (the move below is not resumable) */
 	for (i = 0; i < slotcap; i++)
+	{
+		LP_CHECK_INTERRUPTS(steps);
 		if (old[i].count > UINT32_MAX && (uint64_t) old[i].value < cap)
 			return lp_hist_dense_off(a, h);
+	}
 	nd = lp_zalloc(a, (size_t) cap * sizeof(uint32_t));
 	ns = nd ? lp_zalloc(a, (size_t) slotcap * sizeof(lp_pair)) : NULL;
 
@@ -293,15 +309,19 @@ lp_hist_reserve(const lp_allocator *a, lp_hist *h, const lp_hist_batch *b)
 void
 lp_hist_batch_of(const lp_hist *h, lp_hist_batch *b)
 {
-	uint32_t	j;
+	uint32_t	j,
+				steps = 0;
 
 	memset(b, 0, sizeof(*b));
 	for (j = 0; j < h->dense_cap; j++)
 		if (h->dense[j])
 			lp_hist_batch_note(b, (int64_t) j);
 	for (j = 0; h->slots && j <= h->mask; j++)
+	{
+		LP_CHECK_INTERRUPTS(steps);
 		if (h->slots[j].count)
 			lp_hist_batch_note(b, h->slots[j].value);
+	}
 }
 
 /* See lp_hist.h. */
@@ -347,7 +367,8 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 {
 	uint32_t	i,
 				n = 0,
-				ndense;
+				ndense,
+				steps = 0;
 
 	/*
 	 * the dense values come first and in order; the table's are all larger.
@@ -376,7 +397,10 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 	}
 	ndense = n;
 	for (i = 0; h->slots && i <= h->mask; i++)
+	{
+		LP_CHECK_INTERRUPTS(steps);
 		if (h->slots[i].count)
 			out[n++] = h->slots[i];
+	}
 	lp_pairs_sort_values(out + ndense, n - ndense, -1);
 }

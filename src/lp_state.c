@@ -1,7 +1,6 @@
 /* src/lp_state.c -- the aggregate state: a table of routes and their histograms (plain C) */
 #include "lp_state.h"
 
-#include <stdlib.h>
 
 /*
  * The route table is hand-written open addressing rather than PostgreSQL's
@@ -121,18 +120,27 @@ lp_routes_grow(lp_state *st)
 	uint32_t	oldcap = st->mask + 1;
 	uint32_t	newcap = oldcap * 2;
 	lp_route   *nr;
-	uint32_t	i;
+	uint32_t	i,
+				steps = 0;
 
 	if (oldcap >= LP_MAX_CAPACITY)
 		return LP_ETOOBIG;
 	nr = lp_zalloc(&st->alloc, (size_t) newcap * sizeof(lp_route));
 	if (!nr)
 		return LP_ENOMEM;
+
+	/*
+	 * An interrupt here leaves the old table in place, still the whole
+	 * state; the new one stays in the allocator's context, which PostgreSQL
+	 * drops with the failed query (no aggregate state outlives an error in
+	 * its query, savepoint or not).
+	 */
 	for (i = 0; i < oldcap; i++)
 	{
 		lp_route   *r = &st->routes[i];
 		uint32_t	j;
 
+		LP_CHECK_INTERRUPTS(steps);
 		if (!r->key)
 			continue;
 		j = (uint32_t) r->hash & (newcap - 1);
@@ -298,14 +306,124 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 	return LP_OK;
 }
 
-/* qsort comparison of two route pointers by key. */
-static int
-lp_route_ptr_cmp(const void *a, const void *b)
+/* Compare the keys of two routes. */
+static inline int
+lp_route_cmp(const lp_route *x, const lp_route *y)
 {
-	const lp_route *x = *(const lp_route *const *) a;
-	const lp_route *y = *(const lp_route *const *) b;
-
 	return lp_key_cmp(x->key, x->keylen, y->key, y->keylen);
+}
+
+/* Move p[root] down the max-heap p[0 .. n) to its place. */
+static void
+lp_routes_sift(const lp_route **p, size_t root, size_t n)
+{
+	size_t		child;
+	const lp_route *t;
+
+	for (; (child = 2 * root + 1) < n; root = child)
+	{
+		if (child + 1 < n && lp_route_cmp(p[child], p[child + 1]) < 0)
+			child++;
+		if (lp_route_cmp(p[root], p[child]) >= 0)
+			break;
+		t = p[root];
+		p[root] = p[child];
+		p[child] = t;
+	}
+}
+
+/*
+ * Sort route pointers by key (all keys distinct): introsort like
+ * lp_pairs_sort_values (quicksort on the median of three, heapsort past
+ * 2 log2 n levels, insertion below 16), calling the interrupt hook as it
+ * goes.  Not qsort: glibc's qsort takes a malloc'd buffer that an
+ * interrupt (a longjmp out of the comparison) would leak, and it cannot
+ * be interrupted otherwise.
+ */
+static void
+lp_routes_sort(const lp_route **p, size_t n, int depth, uint32_t *steps)
+{
+	const lp_route *t;
+	size_t		i,
+				j;
+
+	while (n > 16)
+	{
+		size_t		mid = n / 2;
+		const lp_route *pivot;
+
+		if (depth-- <= 0)
+		{
+			for (i = n / 2; i-- > 0;)
+			{
+				LP_CHECK_INTERRUPTS(*steps);
+				lp_routes_sift(p, i, n);
+			}
+			for (i = n; i-- > 1;)
+			{
+				LP_CHECK_INTERRUPTS(*steps);
+				t = p[0];
+				p[0] = p[i];
+				p[i] = t;
+				lp_routes_sift(p, 0, i);
+			}
+			return;
+		}
+		if (lp_route_cmp(p[mid], p[0]) < 0)
+		{
+			t = p[mid];
+			p[mid] = p[0];
+			p[0] = t;
+		}
+		if (lp_route_cmp(p[n - 1], p[mid]) < 0)
+		{
+			t = p[n - 1];
+			p[n - 1] = p[mid];
+			p[mid] = t;
+			if (lp_route_cmp(p[mid], p[0]) < 0)
+			{
+				t = p[mid];
+				p[mid] = p[0];
+				p[0] = t;
+			}
+		}
+		pivot = p[mid];
+		i = 0;
+		j = n - 1;
+		for (;;)
+		{
+			LP_CHECK_INTERRUPTS(*steps);
+			while (lp_route_cmp(p[i], pivot) < 0)
+				i++;
+			while (lp_route_cmp(p[j], pivot) > 0)
+				j--;
+			if (i >= j)
+				break;
+			t = p[i];
+			p[i] = p[j];
+			p[j] = t;
+			i++;
+			j--;
+		}
+		if (j + 1 < n - (j + 1))
+		{
+			lp_routes_sort(p, j + 1, depth, steps);
+			p += j + 1;
+			n -= j + 1;
+		}
+		else
+		{
+			lp_routes_sort(p + j + 1, n - (j + 1), depth, steps);
+			n = j + 1;
+		}
+	}
+	for (i = 1; i < n; i++)
+	{
+		t = p[i];
+		for (j = i; j > 0 && lp_route_cmp(p[j - 1], t) > 0; j--)
+			p[j] = p[j - 1];
+		p[j] = t;
+	}
 }
 
 /* See lp_state.h. */
@@ -313,10 +431,17 @@ void
 lp_state_sorted_routes(const lp_state *st, const lp_route **out)
 {
 	uint32_t	i,
-				n = 0;
+				n = 0,
+				steps = 0;
+	int			depth = 0;
 
 	for (i = 0; i <= st->mask; i++)
+	{
+		LP_CHECK_INTERRUPTS(steps);
 		if (st->routes[i].key)
 			out[n++] = &st->routes[i];
-	qsort(out, n, sizeof(*out), lp_route_ptr_cmp);
+	}
+	for (i = n; i >>= 1;)
+		depth += 2;
+	lp_routes_sort(out, n, depth, &steps);
 }

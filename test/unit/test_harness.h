@@ -114,6 +114,8 @@ extern void test_formats_table(void);
 extern void test_formats_combined(void);
 extern void test_formats_request_time(void);
 extern void test_formats_parsers(void);
+extern void test_hash_old_collisions(void);
+extern void test_hash_known_key(void);
 extern void test_oom(void);
 extern void test_stats(void);
 

@@ -246,6 +246,8 @@ main(void)
 	test_formats_combined();
 	test_formats_request_time();
 	test_formats_parsers();
+	test_hash_old_collisions();
+	test_hash_known_key();
 	test_oom();
 	test_stats();
 
