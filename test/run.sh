@@ -95,6 +95,9 @@ if [[ " $versions " == *" 15 "* ]]; then
 	lp_regress "$LP_ROOT"
 	lp_cluster_stop
 
+	# TAP tests (test/t/*.pl), each with the clusters it needs; the
+	# sanitizer and fuzz tests need clang, its runtimes and valgrind
+	lp_apt clang libclang-rt-14-dev valgrind
 	# TAP tests (test/t/*.pl), each with the clusters it needs
 	lp_step "TAP tests on PostgreSQL 15" /tmp/logp95-tap-15.log bash test/prove.sh 15
 
