@@ -21,6 +21,8 @@
 # go to a temporary directory, removed when everything passed and kept
 # (its path printed) otherwise.  LP_* variables (LP_LONG,
 # LP_PGBENCH_SECONDS, LP_CANCEL_BOUND, LP_FDW_LINES, ...) reach the tests.
+# LP_PG_BINDIR runs them against another installation of version NN (a
+# private copy of the tree, say) instead of /usr/lib/postgresql/NN/bin.
 set -uo pipefail
 
 NN=${1:?usage: test/prove.sh NN [test/t/FILE.pl ...]}
