@@ -29,7 +29,7 @@ NN=${1:?usage: test/prove.sh NN [test/t/FILE.pl ...]}
 shift
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-BINDIR=/usr/lib/postgresql/$NN/bin
+BINDIR=${LP_PG_BINDIR:-/usr/lib/postgresql/$NN/bin}
 PG_CONFIG=$BINDIR/pg_config
 
 # No TAP run here: say why, and give the tally line anyway.
