@@ -3,6 +3,7 @@
 
 #include <limits.h>
 
+#include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -271,4 +272,51 @@ logp95_format_arg(FunctionCallInfo fcinfo, int argno)
 	cache->len = len;
 	memcpy(cache->name, name, len);
 	return f;
+}
+
+/* ---------- reading a stored state ---------- */
+
+/* See logp95.h. */
+void
+logp95_reader_open(bytea *st, lp_reader *r)
+{
+	if (lp_reader_init(r, (const uint8 *) VARDATA_ANY(st), VARSIZE_ANY_EXHDR(st)) != LP_OK)
+		logp95_check(LP_ECORRUPT);
+}
+
+/* See logp95.h. */
+bool
+logp95_reader_next(lp_reader *r, lp_route_view *rv)
+{
+	int			rc = lp_reader_next(r, rv);
+
+	if (rc < 0)
+		logp95_check(LP_ECORRUPT);
+	CHECK_FOR_INTERRUPTS();
+	return rc == 1;
+}
+
+/* See logp95.h. */
+Datum
+logp95_route_rows(FunctionCallInfo fcinfo, bytea *st, logp95_row_fn fill, void *arg)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	lp_reader	r;
+	lp_route_view rv;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (rsinfo->setDesc->natts > LOGP95_ROW_MAX)
+		elog(ERROR, "logp95 result has %d columns, more than %d",
+			 rsinfo->setDesc->natts, LOGP95_ROW_MAX);
+	logp95_reader_open(st, &r);
+	while (logp95_reader_next(&r, &rv))
+	{
+		Datum		values[LOGP95_ROW_MAX];
+		bool		nulls[LOGP95_ROW_MAX];
+
+		memset(nulls, 0, sizeof(nulls));
+		fill(&rv, values, nulls, arg);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }

@@ -9,6 +9,7 @@
 #include "varatt.h"				/* VARDATA_ANY and friends moved here in 16 */
 #endif
 
+#include "lp_codec.h"
 #include "lp_common.h"
 #include "lp_formats.h"
 #include "lp_state.h"
@@ -60,5 +61,33 @@ extern bytea *logp95_make_datum(const uint8 *buf, size_t len);
  * 22023 when unknown.
  */
 extern const lp_format_def *logp95_format_arg(FunctionCallInfo fcinfo, int argno);
+
+/* Open stored state `st` for reading into *r; ERROR XX001 when it is corrupt. */
+extern void logp95_reader_open(bytea *st, lp_reader *r);
+
+/*
+ * The next route of a state opened by logp95_reader_open: true with *rv,
+ * false at the end; ERROR XX001 when corrupt.  Runs CHECK_FOR_INTERRUPTS
+ * on every call, so loops over the routes need none of their own.
+ */
+extern bool logp95_reader_next(lp_reader *r, lp_route_view *rv);
+
+/*
+ * Fill one result row (`values` and `nulls`, as many as the result has
+ * columns; nulls come in all false) from route *rv; `arg` is the caller's.
+ */
+typedef void (*logp95_row_fn) (const lp_route_view *rv, Datum *values,
+							   bool *nulls, void *arg);
+
+/* Most columns a row of logp95_route_rows may have. */
+#define LOGP95_ROW_MAX 8
+
+/*
+ * The body of a set-returning function with one row per route of `st`:
+ * materialize the result (InitMaterializedSRF), and for every route in
+ * order put the row that `fill` makes.  Returns what the function returns.
+ */
+extern Datum logp95_route_rows(FunctionCallInfo fcinfo, bytea *st,
+							   logp95_row_fn fill, void *arg);
 
 #endif							/* LOGP95_H */

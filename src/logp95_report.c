@@ -15,23 +15,19 @@
 #include "lp_codec.h"
 #include "lp_rank.h"
 
-/* Open a stored state for reading; errors out when it is corrupt. */
+/* A row of logp95_report_rows: route, requests, p50, p95, p99, max. */
 static void
-logp95_open(bytea *st, lp_reader *r)
+logp95_report_fill(const lp_route_view *rv, Datum *values, bool *nulls, void *arg)
 {
-	if (lp_reader_init(r, (const uint8 *) VARDATA_ANY(st), VARSIZE_ANY_EXHDR(st)) != LP_OK)
-		logp95_check(LP_ECORRUPT);
-}
+	int64		vals[LP_REPORT_NPCT];
 
-/* Next route of a stored state: true with *rv, false at the end. */
-static bool
-logp95_next(lp_reader *r, lp_route_view *rv)
-{
-	int			rc = lp_reader_next(r, rv);
-
-	if (rc < 0)
-		logp95_check(LP_ECORRUPT);
-	return rc == 1;
+	lp_view_report(rv, vals);
+	values[0] = PointerGetDatum(cstring_to_text_with_len(rv->key, (int) rv->keylen));
+	values[1] = Int64GetDatum((int64) rv->total);
+	values[2] = Int64GetDatum(vals[0]);
+	values[3] = Int64GetDatum(vals[1]);
+	values[4] = Int64GetDatum(vals[2]);
+	values[5] = Int64GetDatum(vals[3]);
 }
 
 PG_FUNCTION_INFO_V1(logp95_report_rows);
@@ -39,30 +35,9 @@ PG_FUNCTION_INFO_V1(logp95_report_rows);
 Datum
 logp95_report_rows(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	bytea	   *st = PG_GETARG_BYTEA_PP(0);
-	lp_reader	r;
-	lp_route_view rv;
 
-	InitMaterializedSRF(fcinfo, 0);
-	logp95_open(st, &r);
-	while (logp95_next(&r, &rv))
-	{
-		int64		vals[LP_REPORT_NPCT];
-		Datum		values[6];
-		bool		nulls[6] = {false, false, false, false, false, false};
-
-		CHECK_FOR_INTERRUPTS();
-		lp_view_report(&rv, vals);
-		values[0] = PointerGetDatum(cstring_to_text_with_len(rv.key, (int) rv.keylen));
-		values[1] = Int64GetDatum((int64) rv.total);
-		values[2] = Int64GetDatum(vals[0]);
-		values[3] = Int64GetDatum(vals[1]);
-		values[4] = Int64GetDatum(vals[2]);
-		values[5] = Int64GetDatum(vals[3]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
+	return logp95_route_rows(fcinfo, st, logp95_report_fill, NULL);
 }
 
 PG_FUNCTION_INFO_V1(logp95_percentile);
@@ -85,12 +60,11 @@ logp95_percentile(PG_FUNCTION_ARGS)
 				 errmsg("percentile value %g is not between 0 and 1",
 						fraction)));
 
-	logp95_open(st, &r);
-	while (logp95_next(&r, &rv))
+	logp95_reader_open(st, &r);
+	while (logp95_reader_next(&r, &rv))
 	{
 		int			c = lp_key_cmp(rv.key, rv.keylen, key, keylen);
 
-		CHECK_FOR_INTERRUPTS();
 		if (c == 0)
 			PG_RETURN_INT64(lp_view_fraction(&rv, fraction));
 		if (c > 0)
@@ -107,7 +81,7 @@ logp95_malformed(PG_FUNCTION_ARGS)
 	bytea	   *st = PG_GETARG_BYTEA_PP(0);
 	lp_reader	r;
 
-	logp95_open(st, &r);
+	logp95_reader_open(st, &r);
 	PG_RETURN_INT64((int64) r.malformed);
 }
 

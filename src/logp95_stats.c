@@ -20,31 +20,37 @@
  * reads the encoded state in place, one route at a time, in byte order.
  */
 
-/* Open a stored state for reading; errors out when it is corrupt. */
-static void
-logp95_stats_open(bytea *st, lp_reader *r)
-{
-	if (lp_reader_init(r, (const uint8 *) VARDATA_ANY(st), VARSIZE_ANY_EXHDR(st)) != LP_OK)
-		logp95_check(LP_ECORRUPT);
-}
-
-/* Next route of a stored state: true with *rv, false at the end. */
-static bool
-logp95_stats_next(lp_reader *r, lp_route_view *rv)
-{
-	int			rc = lp_reader_next(r, rv);
-
-	if (rc < 0)
-		logp95_check(LP_ECORRUPT);
-	CHECK_FOR_INTERRUPTS();
-	return rc == 1;
-}
-
 /* The route of a view as text. */
 static Datum
 logp95_route_datum(const lp_route_view *rv)
 {
 	return PointerGetDatum(cstring_to_text_with_len(rv->key, (int) rv->keylen));
+}
+
+/* The fractions of a logp95_percentiles call, sorted, and its scratch arrays. */
+typedef struct logp95_percentiles_arg
+{
+	lp_fraction *fs;			/* the fractions, sorted, with their positions */
+	int			n;				/* how many */
+	uint64	   *ranks;			/* scratch of lp_view_fractions */
+	int64	   *vals;			/* the latencies, in the order given */
+	Datum	   *outd;			/* the same as Datums */
+} logp95_percentiles_arg;
+
+/* A row of logp95_percentiles: route, requests, latencies. */
+static void
+logp95_percentiles_fill(const lp_route_view *rv, Datum *values, bool *nulls, void *arg)
+{
+	logp95_percentiles_arg *pa = (logp95_percentiles_arg *) arg;
+	int			i;
+
+	lp_view_fractions(rv, pa->fs, pa->n, pa->ranks, pa->vals);
+	for (i = 0; i < pa->n; i++)
+		pa->outd[i] = Int64GetDatum(pa->vals[i]);
+	values[0] = logp95_route_datum(rv);
+	values[1] = Int64GetDatum((int64) rv->total);
+	values[2] = PointerGetDatum(construct_array(pa->outd, pa->n, INT8OID, sizeof(int64),
+												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
 PG_FUNCTION_INFO_V1(logp95_percentiles);
@@ -56,23 +62,17 @@ PG_FUNCTION_INFO_V1(logp95_percentiles);
 Datum
 logp95_percentiles(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	bytea	   *st = PG_GETARG_BYTEA_PP(0);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	Datum	   *elems;
 	bool	   *enulls;
 	int			n,
 				i;
-	lp_fraction *fs;
-	uint64	   *ranks;
-	int64	   *vals;
-	Datum	   *outd;
-	lp_reader	r;
-	lp_route_view rv;
+	logp95_percentiles_arg pa;
 
 	deconstruct_array(arr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
 					  &elems, &enulls, &n);
-	fs = palloc(sizeof(lp_fraction) * (n + 1));
+	pa.fs = palloc(sizeof(lp_fraction) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		float8		f;
@@ -87,32 +87,27 @@ logp95_percentiles(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("percentile value %g is not between 0 and 1", f)));
-		fs[i].f = f;
-		fs[i].pos = i;
+		pa.fs[i].f = f;
+		pa.fs[i].pos = i;
 	}
-	lp_fractions_sort(fs, n);
-	ranks = palloc(sizeof(uint64) * (n + 1));
-	vals = palloc(sizeof(int64) * (n + 1));
-	outd = palloc(sizeof(Datum) * (n + 1));
+	lp_fractions_sort(pa.fs, n);
+	pa.n = n;
+	pa.ranks = palloc(sizeof(uint64) * (n + 1));
+	pa.vals = palloc(sizeof(int64) * (n + 1));
+	pa.outd = palloc(sizeof(Datum) * (n + 1));
+	return logp95_route_rows(fcinfo, st, logp95_percentiles_fill, &pa);
+}
 
-	InitMaterializedSRF(fcinfo, 0);
-	logp95_stats_open(st, &r);
-	while (logp95_stats_next(&r, &rv))
-	{
-		Datum		values[3];
-		bool		nulls[3] = {false, false, false};
-		ArrayType  *res;
+/* A row of logp95_within: route, requests, within, share; arg is the threshold. */
+static void
+logp95_within_fill(const lp_route_view *rv, Datum *values, bool *nulls, void *arg)
+{
+	uint64		within = lp_view_within(rv, *(const int64 *) arg);
 
-		lp_view_fractions(&rv, fs, n, ranks, vals);
-		for (i = 0; i < n; i++)
-			outd[i] = Int64GetDatum(vals[i]);
-		res = construct_array(outd, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
-		values[0] = logp95_route_datum(&rv);
-		values[1] = Int64GetDatum((int64) rv.total);
-		values[2] = PointerGetDatum(res);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
+	values[0] = logp95_route_datum(rv);
+	values[1] = Int64GetDatum((int64) rv->total);
+	values[2] = Int64GetDatum((int64) within);
+	values[3] = Float8GetDatum((double) within / (double) rv->total);
 }
 
 PG_FUNCTION_INFO_V1(logp95_within);
@@ -123,27 +118,23 @@ PG_FUNCTION_INFO_V1(logp95_within);
 Datum
 logp95_within(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	bytea	   *st = PG_GETARG_BYTEA_PP(0);
 	int64		threshold = PG_GETARG_INT64(1);
-	lp_reader	r;
-	lp_route_view rv;
 
-	InitMaterializedSRF(fcinfo, 0);
-	logp95_stats_open(st, &r);
-	while (logp95_stats_next(&r, &rv))
-	{
-		Datum		values[4];
-		bool		nulls[4] = {false, false, false, false};
-		uint64		within = lp_view_within(&rv, threshold);
+	return logp95_route_rows(fcinfo, PG_GETARG_BYTEA_PP(0), logp95_within_fill, &threshold);
+}
 
-		values[0] = logp95_route_datum(&rv);
-		values[1] = Int64GetDatum((int64) rv.total);
-		values[2] = Int64GetDatum((int64) within);
-		values[3] = Float8GetDatum((double) within / (double) rv.total);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
+/* A row of logp95_stats: route, requests, min, mean, max. */
+static void
+logp95_stats_fill(const lp_route_view *rv, Datum *values, bool *nulls, void *arg)
+{
+	lp_summary	s;
+
+	lp_view_summary(rv, &s);
+	values[0] = logp95_route_datum(rv);
+	values[1] = Int64GetDatum((int64) s.total);
+	values[2] = Int64GetDatum(s.min);
+	values[3] = Float8GetDatum(lp_summary_mean(&s));
+	values[4] = Int64GetDatum(s.max);
 }
 
 PG_FUNCTION_INFO_V1(logp95_stats);
@@ -154,28 +145,7 @@ PG_FUNCTION_INFO_V1(logp95_stats);
 Datum
 logp95_stats(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	bytea	   *st = PG_GETARG_BYTEA_PP(0);
-	lp_reader	r;
-	lp_route_view rv;
-
-	InitMaterializedSRF(fcinfo, 0);
-	logp95_stats_open(st, &r);
-	while (logp95_stats_next(&r, &rv))
-	{
-		Datum		values[5];
-		bool		nulls[5] = {false, false, false, false, false};
-		lp_summary	s;
-
-		lp_view_summary(&rv, &s);
-		values[0] = logp95_route_datum(&rv);
-		values[1] = Int64GetDatum((int64) s.total);
-		values[2] = Int64GetDatum(s.min);
-		values[3] = Float8GetDatum(lp_summary_mean(&s));
-		values[4] = Int64GetDatum(s.max);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
+	return logp95_route_rows(fcinfo, PG_GETARG_BYTEA_PP(0), logp95_stats_fill, NULL);
 }
 
 PG_FUNCTION_INFO_V1(logp95_total);
@@ -253,8 +223,8 @@ logp95_histogram(PG_FUNCTION_ARGS)
 						   bad + 1, bounds[bad], bad, bounds[bad - 1])));
 
 	InitMaterializedSRF(fcinfo, 0);
-	logp95_stats_open(st, &r);
-	while (logp95_stats_next(&r, &rv))
+	logp95_reader_open(st, &r);
+	while (logp95_reader_next(&r, &rv))
 	{
 		int			c = lp_key_cmp(rv.key, rv.keylen, key, keylen);
 

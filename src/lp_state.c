@@ -313,118 +313,20 @@ lp_route_cmp(const lp_route *x, const lp_route *y)
 	return lp_key_cmp(x->key, x->keylen, y->key, y->keylen);
 }
 
-/* Move p[root] down the max-heap p[0 .. n) to its place. */
-static void
-lp_routes_sift(const lp_route **p, size_t root, size_t n)
-{
-	size_t		child;
-	const lp_route *t;
-
-	for (; (child = 2 * root + 1) < n; root = child)
-	{
-		if (child + 1 < n && lp_route_cmp(p[child], p[child + 1]) < 0)
-			child++;
-		if (lp_route_cmp(p[root], p[child]) >= 0)
-			break;
-		t = p[root];
-		p[root] = p[child];
-		p[child] = t;
-	}
-}
-
 /*
- * Sort route pointers by key (all keys distinct): introsort like
- * lp_pairs_sort_values (quicksort on the median of three, heapsort past
- * 2 log2 n levels, insertion below 16), calling the interrupt hook as it
- * goes.  Not qsort: glibc's qsort takes a malloc'd buffer that an
- * interrupt (a longjmp out of the comparison) would leak, and it cannot
- * be interrupted otherwise.
+ * Sort route pointers by key (all keys distinct): the introsort of
+ * lp_sort_template.h, lp_routes_sort(p, n, depth, steps), calling the
+ * interrupt hook as it goes.  Not qsort: glibc's qsort takes a malloc'd
+ * buffer that an interrupt (a longjmp out of the comparison) would leak,
+ * and it cannot be interrupted otherwise.  Runs of at most 16 routes are
+ * sorted by insertion: the cut-off this sort was written with, kept as it
+ * was (not tuned for routes; the pairs use LP_SORT_INSERTION_MAX).
  */
-static void
-lp_routes_sort(const lp_route **p, size_t n, int depth, uint32_t *steps)
-{
-	const lp_route *t;
-	size_t		i,
-				j;
-
-	while (n > 16)
-	{
-		size_t		mid = n / 2;
-		const lp_route *pivot;
-
-		if (depth-- <= 0)
-		{
-			for (i = n / 2; i-- > 0;)
-			{
-				LP_CHECK_INTERRUPTS(*steps);
-				lp_routes_sift(p, i, n);
-			}
-			for (i = n; i-- > 1;)
-			{
-				LP_CHECK_INTERRUPTS(*steps);
-				t = p[0];
-				p[0] = p[i];
-				p[i] = t;
-				lp_routes_sift(p, 0, i);
-			}
-			return;
-		}
-		if (lp_route_cmp(p[mid], p[0]) < 0)
-		{
-			t = p[mid];
-			p[mid] = p[0];
-			p[0] = t;
-		}
-		if (lp_route_cmp(p[n - 1], p[mid]) < 0)
-		{
-			t = p[n - 1];
-			p[n - 1] = p[mid];
-			p[mid] = t;
-			if (lp_route_cmp(p[mid], p[0]) < 0)
-			{
-				t = p[mid];
-				p[mid] = p[0];
-				p[0] = t;
-			}
-		}
-		pivot = p[mid];
-		i = 0;
-		j = n - 1;
-		for (;;)
-		{
-			LP_CHECK_INTERRUPTS(*steps);
-			while (lp_route_cmp(p[i], pivot) < 0)
-				i++;
-			while (lp_route_cmp(p[j], pivot) > 0)
-				j--;
-			if (i >= j)
-				break;
-			t = p[i];
-			p[i] = p[j];
-			p[j] = t;
-			i++;
-			j--;
-		}
-		if (j + 1 < n - (j + 1))
-		{
-			lp_routes_sort(p, j + 1, depth, steps);
-			p += j + 1;
-			n -= j + 1;
-		}
-		else
-		{
-			lp_routes_sort(p + j + 1, n - (j + 1), depth, steps);
-			n = j + 1;
-		}
-	}
-	for (i = 1; i < n; i++)
-	{
-		t = p[i];
-		for (j = i; j > 0 && lp_route_cmp(p[j - 1], t) > 0; j--)
-			p[j] = p[j - 1];
-		p[j] = t;
-	}
-}
+#define LP_SORT_PREFIX lp_routes
+#define LP_SORT_ELEM const lp_route *
+#define LP_SORT_LT(a, b) (lp_route_cmp((a), (b)) < 0)
+#define LP_SORT_CUTOFF 16
+#include "lp_sort_template.h"
 
 /* See lp_state.h. */
 void
