@@ -29,6 +29,8 @@ our @EXPORT = qw(
   lp_psql_verbose
   lp_timed
   lp_source_dir
+  lp_writable_tree
+  lp_run_logged
 );
 
 if ($> == 0)
@@ -180,6 +182,51 @@ The top of the logp95 source tree these tests came with.
 sub lp_source_dir
 {
 	return abs_path(dirname(__FILE__) . '/../../..');
+}
+
+=pod
+
+=item lp_writable_tree(path, ...)
+
+A source tree in which make may write: lp_source_dir() when each PATH
+(relative to it; those that exist) is writable, else a copy of it (without
+.git and build products) in a temporary directory of the test.  For the
+make targets of test/unit and test/fuzz, which build next to their sources.
+
+=cut
+
+sub lp_writable_tree
+{
+	my (@paths) = @_;
+	my $src = lp_source_dir();
+	return $src unless grep { -e "$src/$_" && !-w "$src/$_" } @paths;
+
+	my $copy = PostgreSQL::Test::Utils::tempdir('tree');
+	my @exclude = map { "--exclude=$_" } qw(.git tmp_check results *.o *.so
+	  *.bc test/fuzz/build test/unit/test_units test/unit/test_units_san
+	  test/bench/out);
+	IPC::Run::run([ 'tar', '-C', $src, @exclude, '-cf', '-', '.' ],
+		'|', [ 'tar', '-C', $copy, '-xf', '-' ])
+	  or die "cannot copy $src to $copy";
+	note("$src is not writable: building in a copy, $copy");
+	return $copy;
+}
+
+=pod
+
+=item lp_run_logged(command, ...)
+
+Run COMMAND (a list, no shell) with stdout and stderr together; return its
+exit status (0 for success) and its output.
+
+=cut
+
+sub lp_run_logged
+{
+	my (@cmd) = @_;
+	my $out = '';
+	IPC::Run::run(\@cmd, '>&' => \$out);
+	return ($? >> 8 || $? & 127, $out);
 }
 
 1;
