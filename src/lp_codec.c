@@ -250,6 +250,40 @@ lp_validate(const uint8_t *buf, size_t len)
 
 /* See lp_codec.h. */
 int
+lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t keylen)
+{
+	lp_route   *route;
+	lp_pair_iter it;
+	lp_hist_batch b;
+	int64_t		v;
+	uint64_t	c;
+	uint32_t	steps = 0;
+	int			rc;
+
+	/* size the route's histogram once for all its values, then add them */
+	memset(&b, 0, sizeof(b));
+	lp_pairs_begin(rv, &it);
+	while (lp_pairs_next(&it, &v, &c))
+	{
+		LP_CHECK_INTERRUPTS(steps);
+		lp_hist_batch_note(&b, v);
+	}
+	rc = lp_state_route_batch(st, key, keylen, &b, &route);
+	if (rc != LP_OK)
+		return rc;
+	lp_pairs_begin(rv, &it);
+	while (lp_pairs_next(&it, &v, &c))
+	{
+		LP_CHECK_INTERRUPTS(steps);
+		rc = lp_hist_add(&st->alloc, &route->hist, v, c);
+		if (rc != LP_OK)
+			return rc;
+	}
+	return LP_OK;
+}
+
+/* See lp_codec.h. */
+int
 lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len)
 {
 	lp_reader	r;
@@ -263,34 +297,44 @@ lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len)
 		return rc;
 	while (lp_reader_next_route(&r, &rv, 0) == 1)
 	{
-		lp_route   *route;
-		lp_pair_iter it;
-		lp_hist_batch b;
-		int64_t		v;
-		uint64_t	c;
-
 		LP_CHECK_INTERRUPTS(steps);
-		/* size the route's histogram once for all its values, then add them */
-		memset(&b, 0, sizeof(b));
-		lp_pairs_begin(&rv, &it);
-		while (lp_pairs_next(&it, &v, &c))
-		{
-			LP_CHECK_INTERRUPTS(steps);
-			lp_hist_batch_note(&b, v);
-		}
-		rc = lp_state_route_batch(st, rv.key, rv.keylen, &b, &route);
+		rc = lp_decode_route(st, &rv, rv.key, rv.keylen);
 		if (rc != LP_OK)
 			return rc;
-		lp_pairs_begin(&rv, &it);
-		while (lp_pairs_next(&it, &v, &c))
-		{
-			LP_CHECK_INTERRUPTS(steps);
-			rc = lp_hist_add(&st->alloc, &route->hist, v, c);
-			if (rc != LP_OK)
-				return rc;
-		}
 	}
 	return LP_OK;
+}
+
+/* See lp_codec.h. */
+int
+lp_key_ascii(const char *key, size_t keylen)
+{
+	size_t		i;
+
+	for (i = 0; i < keylen; i++)
+		if ((unsigned char) key[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+/* See lp_codec.h. */
+int
+lp_routes_ascii(const uint8_t *buf, size_t len)
+{
+	lp_reader	r;
+	lp_route_view rv;
+	int			rc;
+	uint32_t	steps = 0;
+
+	if (lp_reader_init(&r, buf, len) != LP_OK)
+		return LP_ECORRUPT;
+	while ((rc = lp_reader_next_route(&r, &rv, 0)) == 1)
+	{
+		LP_CHECK_INTERRUPTS(steps);
+		if (!lp_key_ascii(rv.key, rv.keylen))
+			return 0;
+	}
+	return rc == 0 ? 1 : LP_ECORRUPT;
 }
 
 /* See lp_codec.h. */

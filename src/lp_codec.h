@@ -80,6 +80,25 @@ extern int	lp_decode_into(lp_state *st, const uint8_t *buf, size_t len);
 extern int	lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len);
 
 /*
+ * Add the values of route view `rv` (from lp_reader_next, or from
+ * lp_reader_next on input lp_validate accepted) to `st` under route `key`,
+ * which may differ from rv->key (a route converted to another encoding);
+ * a route `st` already holds gets the counts added.
+ */
+extern int	lp_decode_route(lp_state *st, const lp_route_view *rv,
+							const char *key, size_t keylen);
+
+/* 1 when every byte of the key is 7-bit ASCII, else 0. */
+extern int	lp_key_ascii(const char *key, size_t keylen);
+
+/*
+ * 1 when every route of an encoded state is 7-bit ASCII, 0 when one is
+ * not, LP_ECORRUPT when the walk over the routes fails.  Checks the
+ * structure of the routes but not their pairs: for a stored state.
+ */
+extern int	lp_routes_ascii(const uint8_t *buf, size_t len);
+
+/*
  * Encode `st`.  The result is allocated with `out_alloc` and has `reserve`
  * free bytes before the encoding (room for a varlena header); *outlen counts
  * the encoding only.  LP_ETOOBIG when reserve + encoding would pass max_len.

@@ -14,6 +14,7 @@
 #include "lp_partial.h"
 #include "lp_rank.h"
 #include "lp_state.h"
+#include "lp_tag.h"
 
 /* Count one assertion; print it when it fails (file and line of the CHECK). */
 extern int	check_at(int ok, const char *file, int line, const char *fmt,...);
@@ -105,6 +106,8 @@ extern void test_codec_known(void);
 extern void test_codec_roundtrip(void);
 extern void test_codec_corrupt(void);
 extern void test_hex(void);
+extern void test_tag(void);
+extern void test_codec_routes(void);
 extern void test_gen(void);
 extern void test_ts_iso(void);
 extern void test_ts_iso_field(void);

@@ -237,6 +237,8 @@ main(void)
 	test_codec_roundtrip();
 	test_codec_corrupt();
 	test_hex();
+	test_tag();
+	test_codec_routes();
 	test_gen();
 	test_ts_iso();
 	test_ts_iso_field();
