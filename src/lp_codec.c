@@ -232,9 +232,14 @@ lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
 	return 1;
 }
 
-/* See lp_codec.h. */
-int
-lp_validate(const uint8_t *buf, size_t len)
+/*
+ * Walk every route of an encoding, checking each route's pairs too when
+ * `check_pairs`, and stopping at the first route that is not ASCII when
+ * `stop_non_ascii`: 1 when the walk reached the end, 0 when it stopped at a
+ * non-ASCII route, LP_ECORRUPT when the encoding is invalid.
+ */
+static int
+lp_walk_routes(const uint8_t *buf, size_t len, int check_pairs, int stop_non_ascii)
 {
 	lp_reader	r;
 	lp_route_view rv;
@@ -243,9 +248,20 @@ lp_validate(const uint8_t *buf, size_t len)
 
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		return LP_ECORRUPT;
-	while ((rc = lp_reader_next(&r, &rv)) == 1)
+	while ((rc = lp_reader_next_route(&r, &rv, check_pairs)) == 1)
+	{
 		LP_CHECK_INTERRUPTS(steps);
-	return rc == 0 ? LP_OK : LP_ECORRUPT;
+		if (stop_non_ascii && !lp_key_ascii(rv.key, rv.keylen))
+			return 0;
+	}
+	return rc == 0 ? 1 : LP_ECORRUPT;
+}
+
+/* See lp_codec.h. */
+int
+lp_validate(const uint8_t *buf, size_t len)
+{
+	return lp_walk_routes(buf, len, 1, 0) == 1 ? LP_OK : LP_ECORRUPT;
 }
 
 /* See lp_codec.h. */
@@ -321,20 +337,7 @@ lp_key_ascii(const char *key, size_t keylen)
 int
 lp_routes_ascii(const uint8_t *buf, size_t len)
 {
-	lp_reader	r;
-	lp_route_view rv;
-	int			rc;
-	uint32_t	steps = 0;
-
-	if (lp_reader_init(&r, buf, len) != LP_OK)
-		return LP_ECORRUPT;
-	while ((rc = lp_reader_next_route(&r, &rv, 0)) == 1)
-	{
-		LP_CHECK_INTERRUPTS(steps);
-		if (!lp_key_ascii(rv.key, rv.keylen))
-			return 0;
-	}
-	return rc == 0 ? 1 : LP_ECORRUPT;
+	return lp_walk_routes(buf, len, 0, 1);
 }
 
 /* See lp_codec.h. */
