@@ -209,7 +209,7 @@ for v in $versions; do
 	cd "$LP_ROOT"
 	trap cleanup EXIT
 	got=$(lp_psql -tA -c "LOAD '$so'" -c "SHOW logp95.on_malformed" 2>&1 || true)
-	check "$v: the package's logp95.so loads into PostgreSQL $v (got '$got')" test "$got" = error
+	check "$v: the package's logp95.so loads into PostgreSQL $v (its setting logp95.on_malformed then shows '$got')" test "$got" = error
 	lp_cluster_stop
 done
 PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
