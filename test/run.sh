@@ -152,7 +152,7 @@ for v in $versions; do
 done
 
 [ -n "${LP_TEST_DATA_DIR:-}" ] && rm -rf "$LP_TEST_DATA_DIR"
-printf 'time: %s\n' "${timings[@]}"
+[ ${#timings[@]} -gt 0 ] && printf 'time: %s\n' "${timings[@]}"
 [ ${#failures[@]} -gt 0 ] && printf 'failed: %s\n' "${failures[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
