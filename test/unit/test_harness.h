@@ -106,6 +106,7 @@ extern void test_codec_roundtrip(void);
 extern void test_codec_corrupt(void);
 extern void test_hex(void);
 extern void test_gen(void);
+extern void test_gen_formats(void);
 extern void test_ts_iso(void);
 extern void test_ts_iso_field(void);
 extern void test_ts_clf(void);

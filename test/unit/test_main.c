@@ -238,6 +238,7 @@ main(void)
 	test_codec_corrupt();
 	test_hex();
 	test_gen();
+	test_gen_formats();
 	test_ts_iso();
 	test_ts_iso_field();
 	test_ts_clf();
