@@ -61,3 +61,15 @@ ROWS 14;
 
 COMMENT ON FUNCTION logp95_histogram(logp95_state, text) IS
 'logp95_histogram with the default bounds 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000 ms';
+
+-- Sample lines in the combined formats too (issue 16).  The same C function
+-- as the three-argument form; the same (lines, routes, seed) give the same
+-- routes and latencies in every format.
+
+CREATE FUNCTION logp95_generate(lines bigint, routes int, seed bigint, format text)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'logp95_generate' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+ROWS 1000;
+
+COMMENT ON FUNCTION logp95_generate(bigint, int, bigint, text) IS
+'deterministic sample access-log lines in a log format (default, combined, combined_query, combined_us, combined_us_query): the same routes and latencies as the default format''s lines';

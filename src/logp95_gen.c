@@ -10,7 +10,11 @@
 #include "lp_gen.h"
 
 PG_FUNCTION_INFO_V1(logp95_generate);
-/* Deterministic sample access-log lines. */
+/*
+ * Deterministic sample access-log lines: logp95_generate(lines, routes,
+ * seed) in the default format, logp95_generate(lines, routes, seed, format)
+ * in any format the generator writes (lp_gen_format_lookup).
+ */
 Datum
 logp95_generate(PG_FUNCTION_ARGS)
 {
@@ -24,7 +28,22 @@ logp95_generate(PG_FUNCTION_ARGS)
 		int64		lines = PG_GETARG_INT64(0);
 		int32		routes = PG_GETARG_INT32(1);
 		int64		seed = PG_GETARG_INT64(2);
+		const lp_format_def *fmt = LP_FORMAT_DEFAULT;
 		MemoryContext old;
+
+		if (PG_NARGS() > 3)
+		{
+			text	   *name = PG_GETARG_TEXT_PP(3);
+
+			fmt = lp_gen_format_lookup(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));
+			if (fmt == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("unknown log format \"%s\" for logp95_generate",
+								logp95_quote(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name))),
+						 errhint("The formats logp95_generate writes are: %s.",
+								 lp_gen_format_names())));
+		}
 
 		if (lines < 0)
 			ereport(ERROR,
@@ -38,6 +57,7 @@ logp95_generate(PG_FUNCTION_ARGS)
 		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		g = palloc(sizeof(lp_gen));
 		lp_gen_init(g, routes, seed);
+		lp_gen_set_format(g, fmt);
 		funcctx->user_fctx = g;
 		funcctx->max_calls = (uint64) lines;
 		MemoryContextSwitchTo(old);

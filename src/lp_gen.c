@@ -2,6 +2,7 @@
 #include "lp_gen.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* 2026-11-07T00:00:00 UTC as days since 1970-01-01. */
 #define LP_GEN_EPOCH_DAYS 20764
@@ -24,6 +25,7 @@ lp_gen_init(lp_gen *g, int32_t routes, int64_t seed)
 	g->seed = (uint64_t) seed;
 	g->rng = (uint64_t) seed ^ UINT64_C(0x6C6F67703935);	/* "logp95" */
 	g->routes = routes < 1 ? 1 : routes;
+	g->fmt = LP_FORMAT_DEFAULT;
 }
 
 /* Civil date from days since 1970-01-01 (Howard Hinnant's algorithm). */
@@ -47,17 +49,32 @@ lp_civil(int64_t z, int *y, int *m, int *d)
 	*y = (int) (yoe + era * 400 + (*m <= 2));
 }
 
-/* See lp_gen.h. */
-size_t
-lp_gen_line(lp_gen *g, int64_t i, char *buf)
+/* The route of route number r: four shapes, as the default format has always written. */
+static int
+lp_gen_route(int32_t r, char *route, size_t size)
+{
+	switch (r % 4)
+	{
+		case 0:
+			return snprintf(route, size, "/api/v1/resource%d/items", (int) r);
+		case 1:
+			return snprintf(route, size, "/api/v1/resource%d", (int) r);
+		case 2:
+			return snprintf(route, size, "/api/v2/users/%d/orders", (int) r);
+		default:
+			return snprintf(route, size, "/static/app%d.js", (int) r);
+	}
+}
+
+/*
+ * Draw line i's route number, latency (ms) and method: two steps of the
+ * sequence, the same for every format (which is why the default and the
+ * combined reports of the same (routes, seed) are equal).
+ */
+static void
+lp_gen_draw(lp_gen *g, int32_t *route, uint64_t *latency, const char **method)
 {
 	static const char *const methods[] = {"GET", "GET", "GET", "GET", "GET", "POST", "PUT", "DELETE"};
-	int64_t		secs = i / 10;
-	int64_t		days = LP_GEN_EPOCH_DAYS + secs / 86400;
-	int			sod = (int) (secs % 86400);
-	int			y,
-				mo,
-				d;
 	uint64_t	x = lp_mix(&g->rng);
 	int32_t		hot = g->routes / 10 > 0 ? g->routes / 10 : 1;
 	int32_t		r;
@@ -65,27 +82,9 @@ lp_gen_line(lp_gen *g, int64_t i, char *buf)
 				base,
 				lat,
 				tail;
-	char		route[64];
-	int			n;
 
 	/* half of the traffic goes to the hottest tenth of the routes */
 	r = (int32_t) ((x >> 1) % (uint64_t) ((x & 1) ? hot : g->routes));
-
-	switch (r % 4)
-	{
-		case 0:
-			snprintf(route, sizeof(route), "/api/v1/resource%d/items", (int) r);
-			break;
-		case 1:
-			snprintf(route, sizeof(route), "/api/v1/resource%d", (int) r);
-			break;
-		case 2:
-			snprintf(route, sizeof(route), "/api/v2/users/%d/orders", (int) r);
-			break;
-		default:
-			snprintf(route, sizeof(route), "/static/app%d.js", (int) r);
-			break;
-	}
 
 	/* a per-route typical latency of 3..122 ms */
 	rs = g->seed ^ ((uint64_t) r * UINT64_C(0x2545F4914F6CDD1D));
@@ -99,10 +98,234 @@ lp_gen_line(lp_gen *g, int64_t i, char *buf)
 		lat *= 5 + (x >> 20) % 36;
 	else if (tail < 100)
 		lat *= 2 + (x >> 20) % 4;
+	*route = r;
+	*latency = lat;
+	*method = methods[(x >> 40) % 8];
+}
 
+/* See lp_gen.h. */
+void
+lp_gen_set_format(lp_gen *g, const lp_format_def *fmt)
+{
+	g->fmt = fmt ? fmt : LP_FORMAT_DEFAULT;
+}
+
+/* Whether the generator writes format f: the default and the combined family. */
+static int
+lp_gen_writes(const lp_format_def *f)
+{
+	return f == LP_FORMAT_DEFAULT || f->read_ts == lp_combined_ts;
+}
+
+/* See lp_gen.h. */
+const lp_format_def *
+lp_gen_format_lookup(const char *name, size_t len)
+{
+	const lp_format_def *f = lp_format_lookup(name, len);
+
+	return f && lp_gen_writes(f) ? f : NULL;
+}
+
+/* Room for every name the generator writes and its ", ". */
+#define LP_GEN_NAMES_MAX 256
+
+/* See lp_gen.h: built from lp_formats[] on the first call. */
+const char *
+lp_gen_format_names(void)
+{
+	static char names[LP_GEN_NAMES_MAX];
+	const lp_format_def *f;
+	size_t		n = 0;
+
+	if (names[0])
+		return names;
+	for (f = lp_formats; f->name; f++)
+	{
+		size_t		len = strlen(f->name);
+
+		if (!lp_gen_writes(f))
+			continue;
+		if (n + len + 3 > sizeof(names))
+			break;				/* cannot happen with today's table */
+		if (n > 0)
+		{
+			memcpy(names + n, ", ", 2);
+			n += 2;
+		}
+		memcpy(names + n, f->name, len);
+		n += len;
+	}
+	names[n] = '\0';
+	return names;
+}
+
+/* The default format: "<timestamp> <method> <route> <latency_ms>". */
+static size_t
+lp_gen_default(lp_gen *g, int64_t i, char *buf)
+{
+	int64_t		secs = i / 10;
+	int64_t		days = LP_GEN_EPOCH_DAYS + secs / 86400;
+	int			sod = (int) (secs % 86400);
+	int			y,
+				mo,
+				d;
+	int32_t		r;
+	uint64_t	lat;
+	const char *method;
+	char		route[64];
+	int			n;
+
+	lp_gen_draw(g, &r, &lat, &method);
+	lp_gen_route(r, route, sizeof(route));
 	lp_civil(days, &y, &mo, &d);
 	n = snprintf(buf, LP_GEN_MAXLINE, "%04d-%02d-%02dT%02d:%02d:%02d %s %s %llu",
 				 y, mo, d, sod / 3600, sod / 60 % 60, sod % 60,
-				 methods[(x >> 40) % 8], route, (unsigned long long) lat);
+				 method, route, (unsigned long long) lat);
 	return n < 0 ? 0 : (size_t) n;
+}
+
+/*
+ * The combined formats: nginx's combined log_format followed by
+ * " $request_time" (seconds, three decimals), or by Apache's %D
+ * (microseconds) for a format with LP_FMT_MICROS.  Route, method and
+ * latency come from lp_gen_draw; everything else (client, user, query
+ * string, protocol, status, size, referer, user agent) from a hash of
+ * (seed, i), so that the route sequence stays the default format's.
+ */
+static size_t
+lp_gen_combined(lp_gen *g, int64_t i, char *buf)
+{
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	static const char *const users[] = {"alice", "bob", "carol", "deploy-bot"};
+	static const char *const referers[] = {
+		"https://example.com/",
+		"https://example.com/dashboard?tab=latency&range=24h",
+		"https://www.google.com/",
+		"https://shop.example.org/cart/checkout",
+		"http://localhost:3000/debug"
+	};
+	static const char *const agents[] = {
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36 Edg/119.0.2151.97",
+		"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1.2 Mobile/15E148 Safari/604.1",
+		"Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0",
+		"Mozilla/5.0 (Linux; Android 14; Pixel 8 Pro) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.43 Mobile Safari/537.36",
+		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+		"curl/8.5.0"
+	};
+	/* status mix, per 100 requests */
+	static const struct
+	{
+		int			status;
+		int			upto;
+	}			statuses[] = {
+		{200, 70}, {201, 75}, {204, 78}, {301, 81}, {304, 88}, {400, 91}, {404, 97}, {500, 100}
+	};
+	int64_t		secs = i / 10;
+	int64_t		days = LP_GEN_EPOCH_DAYS + secs / 86400;
+	int			sod = (int) (secs % 86400);
+	int			y,
+				mo,
+				d;
+	int32_t		r;
+	uint64_t	lat;
+	const char *method;
+	uint64_t	h = g->seed ^ ((uint64_t) i * UINT64_C(0xD6E8FEB86659FD93)) ^ UINT64_C(0x636F6D62);
+	uint64_t	e1 = lp_mix(&h);
+	uint64_t	e2 = lp_mix(&h);
+	char	   *p = buf;
+	char	   *end = buf + LP_GEN_MAXLINE;
+	int			status = 200,
+				k,
+				pct;
+	uint64_t	bytes;
+
+	lp_gen_draw(g, &r, &lat, &method);
+	lp_civil(days, &y, &mo, &d);
+
+/* append with snprintf, never past the buffer */
+#define LP_GEN_PUT(...) \
+	do { \
+		int			w_ = snprintf(p, (size_t) (end - p), __VA_ARGS__); \
+		if (w_ > 0) \
+			p += w_ < end - p ? w_ : end - p - 1; \
+	} while (0)
+
+	/* client: 15% IPv6, else IPv4 from the documentation ranges and 10/8 */
+	pct = (int) (e1 % 100);
+	if (pct < 15)
+		LP_GEN_PUT("2001:db8:%x::%x", (unsigned) (e1 >> 8) % 4096, (unsigned) (e1 >> 20) % 65536);
+	else
+	{
+		static const char *const nets[] = {"203.0.113", "198.51.100", "192.0.2"};
+		unsigned	v = (unsigned) (e1 >> 8);
+
+		if (pct < 40)
+			LP_GEN_PUT("10.%u.%u.%u", v % 256, (v >> 8) % 256, (v >> 16) % 254 + 1);
+		else
+			LP_GEN_PUT("%s.%u", nets[v % 3], (v >> 8) % 254 + 1);
+	}
+
+	/* ident is always "-"; 5% of the requests carry a remote user */
+	pct = (int) ((e1 >> 36) % 100);
+	LP_GEN_PUT(" - %s ", pct < 5 ? users[pct % 4] : "-");
+
+	/* [07/Nov/2026:00:00:00 +0000] */
+	LP_GEN_PUT("[%02d/%s/%04d:%02d:%02d:%02d +0000] ",
+			   d, months[mo - 1], y, sod / 3600, sod / 60 % 60, sod % 60);
+
+	/* "METHOD route[?query] HTTP/x": a query string on 20% of the requests */
+	LP_GEN_PUT("\"%s ", method);
+	{
+		int			w = lp_gen_route(r, p, (size_t) (end - p));
+
+		if (w > 0)
+			p += w < end - p ? w : end - p - 1;
+	}
+	pct = (int) ((e1 >> 44) % 100);
+	if (pct < 10)
+		LP_GEN_PUT("?page=%u", (unsigned) (e2 % 50) + 1);
+	else if (pct < 16)
+		LP_GEN_PUT("?page=%u&sort=desc&limit=%u", (unsigned) (e2 % 50) + 1, 10u << (e2 >> 8) % 4);
+	else if (pct < 20)
+		LP_GEN_PUT("?id=%u&utm_source=newsletter", (unsigned) (e2 >> 12) % 100000);
+	LP_GEN_PUT(" %s\" ", (e1 >> 52) % 10 < 3 ? "HTTP/2.0" : "HTTP/1.1");
+
+	/* status and body size */
+	pct = (int) ((e2 >> 20) % 100);
+	for (k = 0; k < (int) (sizeof(statuses) / sizeof(statuses[0])); k++)
+	{
+		if (pct < statuses[k].upto)
+		{
+			status = statuses[k].status;
+			break;
+		}
+	}
+	bytes = (status == 204 || status == 304) ? 0 : 100 + (e2 >> 28) % 60000;
+	LP_GEN_PUT("%d %llu ", status, (unsigned long long) bytes);
+
+	/* "referer" "user agent": 40% without a referer */
+	pct = (int) ((e2 >> 44) % 100);
+	LP_GEN_PUT("\"%s\" \"%s\" ", pct < 40 ? "-" : referers[pct % 5],
+			   agents[(e2 >> 52) % (sizeof(agents) / sizeof(agents[0]))]);
+
+	/* request time: seconds with three decimals, or integer microseconds */
+	if (g->fmt->flags & LP_FMT_MICROS)
+		LP_GEN_PUT("%llu", (unsigned long long) lat * 1000);
+	else
+		LP_GEN_PUT("%llu.%03llu", (unsigned long long) lat / 1000,
+				   (unsigned long long) lat % 1000);
+#undef LP_GEN_PUT
+	return (size_t) (p - buf);
+}
+
+/* See lp_gen.h. */
+size_t
+lp_gen_line(lp_gen *g, int64_t i, char *buf)
+{
+	if (g->fmt == NULL || g->fmt == LP_FORMAT_DEFAULT)
+		return lp_gen_default(g, i, buf);
+	return lp_gen_combined(g, i, buf);
 }

@@ -13,6 +13,17 @@
 #   LP_BENCH_HUGEPAGES=1              run the server with huge_pages = on: reserves
 #                                     vm.nr_hugepages for shared_buffers for the run
 #                                     and puts the old value back at the end (root)
+#   LP_BENCH_FORMATS="default combined combined_query combined_us"
+#                                     log formats timed beside each other (lines from
+#                                     logp95_generate(N, 300, 42, format)); "default" alone
+#                                     is the benchmark of 1.0
+#   LP_BENCH_MERGE_STATES=720         hourly 300-route states merged by logp95_merge
+#                                     (0: no merge timing)
+#   LP_BENCH_LOAD_SIZES=400000        lines of the loading comparison, COPY into a
+#                                     table + report vs file_fdw + report ("" for none)
+#   LP_PROFILE_FORMAT=default         the format callgrind and profile aggregate
+#   LP_PG_BINDIR=/opt/pg16-c/bin      another PostgreSQL installation (test/lib/cluster.sh);
+#                                     t-digest is then used only if it is installed there
 #
 # Every run starts its own throwaway cluster (test/lib/cluster.sh) and stops it
 # at the end.  Everything printed is also written to test/bench/out/.
@@ -27,9 +38,16 @@ SIZES=${LP_BENCH_SIZES:-400000 4000000}
 RUNS=${LP_BENCH_RUNS:-7}
 CG_LINES=${LP_CALLGRIND_LINES:-50000}
 PROF_LINES=${LP_PROFILE_LINES:-4000000}
+FORMATS=${LP_BENCH_FORMATS:-default combined combined_query combined_us}
+MERGE_STATES=${LP_BENCH_MERGE_STATES:-720}
+LOAD_SIZES=${LP_BENCH_LOAD_SIZES-400000}
+PROF_FORMAT=${LP_PROFILE_FORMAT:-default}
 ROUTES=300
 SEED=42
 
+case "$MODE" in
+	callgrind | profile) FORMATS="default $PROF_FORMAT" ;;
+esac
 case "$MODE" in
 	bench | callgrind | profile) ;;
 	*)
@@ -66,29 +84,99 @@ bench_div() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN {printf "%.*f", d, a
 CONF=(shared_buffers=2GB work_mem=256MB jit=off max_parallel_workers_per_gather=2
 	max_worker_processes=8 max_parallel_workers=8)
 
-# The timed queries, in the order of the tables: bench_query name workers
-# label SQL (workers: max_parallel_workers_per_gather for it).
+# The log formats: the table holding each one's lines (combined and
+# combined_query lines are the same lines, read two ways) and the plain-SQL
+# parse of a line into route and milliseconds, which builds the window-function
+# reference (lp_ref_sql) and the percentile_disc alternative of that format.
+declare -A F_TABLE F_ROUTE F_MS
+F_TABLE[default]=access_log
+F_ROUTE[default]="split_part(line, ' ', 3)"
+F_MS[default]="split_part(line, ' ', 4)::bigint"
+F_TABLE[combined]=access_combined
+F_ROUTE[combined]="split_part(split_part(split_part(line, '\"', 2), ' ', 2), '?', 1)"
+F_MS[combined]="round((regexp_match(line, ' ([0-9.]+)\$'))[1]::numeric * 1000)::bigint"
+F_TABLE[combined_query]=access_combined
+F_ROUTE[combined_query]="split_part(split_part(line, '\"', 2), ' ', 2)"
+F_MS[combined_query]=${F_MS[combined]}
+F_TABLE[combined_us]=access_combined_us
+F_ROUTE[combined_us]=${F_ROUTE[combined]}
+F_MS[combined_us]="round((regexp_match(line, ' ([0-9]+)\$'))[1]::numeric / 1000)::bigint"
+F_TABLE[combined_us_query]=access_combined_us
+F_ROUTE[combined_us_query]=${F_ROUTE[combined_query]}
+F_MS[combined_us_query]=${F_MS[combined_us]}
+for f in $FORMATS $PROF_FORMAT; do
+	[ -n "${F_TABLE[$f]:-}" ] || { echo "unknown format '$f' in LP_BENCH_FORMATS or LP_PROFILE_FORMAT (known: ${!F_TABLE[*]})" >&2; exit 2; }
+done
+# The format whose lines a table holds (the generator's format name).
+bench_table_format() { case $1 in access_log) echo default ;; *) echo "${1#access_}" ;; esac; }
+# The tables the formats of this run need, default first.
+bench_tables() {
+	local f t seen=" "
+	for f in default $FORMATS; do
+		t=${F_TABLE[$f]}
+		case $seen in *" $t "*) continue ;; esac
+		seen="$seen$t "
+		echo "$t"
+	done
+}
+# The window-function reference table of a format (built per size).
+bench_ref() { if [ "$1" = default ]; then echo ref; else echo "ref_$1"; fi; }
+# The floor query of the table of a format.
+bench_floor() { if [ "${F_TABLE[$1]}" = access_log ]; then echo floor; else echo "floor_${F_TABLE[$1]#access_}"; fi; }
+
+# The timed queries, in the order of the tables:
+#   bench_query name workers label SQL [format [check [pd]]]
+# workers: max_parallel_workers_per_gather for it; format: the format of the
+# lines it reads (its floor is count(line) of that format's table, its
+# reference that format's); check: how its answer is checked, once, untimed:
+#   report  every column of a logp95 report against the format's reference
+#   disc    (route, p95) against percentile_disc's rank rule on that reference
+#   count   count = the number of lines
+#   none    not checked (say why in the label)
+# pd: the query its speed-up is measured against (default: the plain-SQL
+# percentile_disc of its format).  Adding a query to every table is one line,
+# e.g. route templates once issue 12 has landed:
+#   bench_query logp95_tpl 0 "logp95 report, combined, templates, serial" \
+#       "SELECT * FROM logp95_report((SELECT logp95_agg(line, 'combined', 'templates') FROM access_combined))" combined none
 Q_NAMES=()
-declare -A Q_SQL Q_WORKERS Q_LABEL
+declare -A Q_SQL Q_WORKERS Q_LABEL Q_FMT Q_CHECK Q_PD
 bench_query() {
 	Q_NAMES+=("$1")
 	Q_WORKERS[$1]=$2
 	Q_LABEL[$1]=$3
 	Q_SQL[$1]=$4
+	Q_FMT[$1]=${5:-default}
+	Q_CHECK[$1]=${6:-report}
+	Q_PD[$1]=${7:-$([ "${5:-default}" = default ] && echo pd_raw || echo "pd_$5")}
 }
 REPORT_SQL="SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM access_log))"
-bench_query floor 0 "floor: count(line), serial" "SELECT count(line) FROM access_log"
-bench_query floor_par 2 "count(line), 2 workers (the scan alone, in parallel)" "SELECT count(line) FROM access_log"
+bench_query floor 0 "floor: count(line), serial" "SELECT count(line) FROM access_log" default count
+bench_query floor_par 2 "count(line), 2 workers (the scan alone, in parallel)" "SELECT count(line) FROM access_log" default count
 bench_query logp95 0 "logp95 report, serial" "$REPORT_SQL"
 bench_query logp95_par 2 "logp95 report, 2 workers" "$REPORT_SQL"
 bench_query logp95_pairs 0 "logp95_agg(route, latency) on access_parsed, serial" \
 	"SELECT * FROM logp95_report((SELECT logp95_agg(route, latency) FROM access_parsed))"
 bench_query pd_raw 0 "split_part + percentile_disc, raw lines, serial" \
-	"SELECT split_part(line, ' ', 3) AS route, percentile_disc(0.95) WITHIN GROUP (ORDER BY split_part(line, ' ', 4)::bigint) AS p95 FROM access_log GROUP BY 1"
+	"SELECT split_part(line, ' ', 3) AS route, percentile_disc(0.95) WITHIN GROUP (ORDER BY split_part(line, ' ', 4)::bigint) AS p95 FROM access_log GROUP BY 1" default disc
 bench_query pd_parsed 0 "percentile_disc on access_parsed, serial" \
-	"SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY latency) AS p95 FROM access_parsed GROUP BY route"
+	"SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY latency) AS p95 FROM access_parsed GROUP BY route" default disc
 bench_query tdigest 0 "tdigest_percentile(latency, 100, 0.95) on access_parsed, serial" \
-	"SELECT route, tdigest_percentile(latency, 100, 0.95) AS p95 FROM access_parsed GROUP BY route"
+	"SELECT route, tdigest_percentile(latency, 100, 0.95) AS p95 FROM access_parsed GROUP BY route" default estimate
+
+# Each other format: its table's floor, the report serial and with 2 workers,
+# and percentile_disc over the plain-SQL parse of the same lines.
+for f in $FORMATS; do
+	[ "$f" = default ] && continue
+	t=${F_TABLE[$f]}
+	fl=$(bench_floor "$f")
+	[ -n "${Q_SQL[$fl]:-}" ] || bench_query "$fl" 0 "floor: count(line), $t, serial" "SELECT count(line) FROM $t" "$f" count
+	bench_query "logp95_$f" 0 "logp95 report, $f, serial" \
+		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f"
+	bench_query "logp95_${f}_par" 2 "logp95 report, $f, 2 workers" \
+		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f"
+	bench_query "pd_$f" 0 "regexp/split_part + percentile_disc, $f, serial" \
+		"SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY ms) AS p95 FROM (SELECT ${F_ROUTE[$f]} AS route, ${F_MS[$f]} AS ms FROM $t) p GROUP BY route" "$f" disc
+done
 
 # SET commands that select serial or parallel execution for a query.
 bench_settings() {
@@ -167,14 +255,22 @@ cpu_capacity() {
 	echo "parallel CPU capacity: one CPU-bound loop ${t1} s, $n copies at once ${tn} s => $(awk -v a="$t1" -v b="$tn" -v n="$n" 'BEGIN {printf "%.2f", n * a / b}') cores' worth of throughput"
 }
 
-# Load N generated lines into access_log and the parsed copy into access_parsed.
+# Load N generated lines into access_log and the parsed copy into
+# access_parsed, and the same lines in each other format of the run into its
+# table (access_combined, access_combined_us).
 bench_load() {
-	local n=$1 t0 t1
+	local n=$1 t0 t1 t
 	t0=$(date +%s.%N)
 	lp_psql <<-EOF
 		DROP TABLE IF EXISTS access_log, access_parsed;
 		CREATE TABLE access_log(line text);
 		INSERT INTO access_log SELECT logp95_generate($n, $ROUTES, $SEED);
+		$(for t in $(bench_tables); do
+			[ "$t" = access_log ] && continue
+			echo "DROP TABLE IF EXISTS $t; CREATE TABLE $t(line text);"
+			echo "INSERT INTO $t SELECT logp95_generate($n, $ROUTES, $SEED, '$(bench_table_format "$t")');"
+			echo "VACUUM ANALYZE $t;"
+		done)
 		CREATE TABLE access_parsed(route text, latency bigint);
 		INSERT INTO access_parsed
 			SELECT split_part(line, ' ', 3), split_part(line, ' ', 4)::bigint FROM access_log;
@@ -182,7 +278,9 @@ bench_load() {
 		VACUUM ANALYZE access_parsed;
 	EOF
 	t1=$(date +%s.%N)
-	lp_psql -At -F ' ' -c "SELECT 'loaded ' || (SELECT count(*) FROM access_log) || ' lines in ' || round(($t1 - $t0)::numeric, 1) || ' s; access_log ' || pg_size_pretty(pg_table_size('access_log')) || ', access_parsed ' || pg_size_pretty(pg_table_size('access_parsed'))"
+	lp_psql -At -F ' ' -c "SELECT 'loaded ' || (SELECT count(*) FROM access_log) || ' lines in ' || round(($t1 - $t0)::numeric, 1) || ' s; access_parsed ' || pg_size_pretty(pg_table_size('access_parsed'))$(for t in $(bench_tables); do
+			echo " || '; $t ' || pg_size_pretty(pg_table_size('$t')) || ' (' || (SELECT round(avg(octet_length(line))) FROM (SELECT line FROM $t LIMIT 10000) s) || ' bytes a line)'"
+		done)"
 }
 
 # ---------------------------------------------------------------------------
@@ -204,25 +302,37 @@ bench_check_parallel_plan() {
 # Compute the reference per route and every answer once (untimed), then record
 # per query whether it equals the exact value: bench_checks(size, query, verdict).
 bench_correctness() {
-	local n=$1 q logp95_checks="" pd_checks=""
-	for q in logp95 logp95_pairs logp95_par; do
-		logp95_checks="$logp95_checks${logp95_checks:+ UNION ALL }
+	local n=$1 q f ref report_checks="" disc_checks="" count_checks=""
+	for q in "${Q_NAMES[@]}"; do
+		ref=$(bench_ref "${Q_FMT[$q]}")
+		case ${Q_CHECK[$q]} in
+			report)
+				report_checks="$report_checks${report_checks:+ UNION ALL }
 			SELECT '$q' AS q, count(*) AS total,
 				count(*) FILTER (WHERE (r.requests, r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms)
 					IS DISTINCT FROM (f.requests, f.p50_ms, f.p95_ms, f.p99_ms, f.max_ms)) AS bad
-			FROM res_$q r FULL JOIN ref f USING (route)"
-	done
-	for q in pd_raw pd_parsed; do
-		pd_checks="$pd_checks${pd_checks:+ UNION ALL }
+			FROM res_$q r FULL JOIN $ref f USING (route)" ;;
+			disc)
+				disc_checks="$disc_checks${disc_checks:+ UNION ALL }
 			SELECT '$q' AS q, count(*) AS total,
 				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_disc) AS bad,
 				count(*) FILTER (WHERE r.p95 IS DISTINCT FROM f.p95_ms) AS rule_diff
-			FROM res_$q r FULL JOIN ref f USING (route)"
+			FROM res_$q r FULL JOIN $ref f USING (route)" ;;
+			count)
+				count_checks="$count_checks${count_checks:+ UNION ALL }
+			SELECT '$q' AS q, count FROM res_$q" ;;
+		esac
 	done
 	lp_psql <<-EOF
-		-- the exact answers, from the parsed fields with window functions
+		-- the exact answers, with window functions: the default format from
+		-- the parsed fields, every other from its own lines parsed in SQL
 		DROP TABLE IF EXISTS ref;
 		$(lp_ref_sql ref "SELECT route, latency AS ms FROM access_parsed")
+		$(for f in $FORMATS; do
+			[ "$f" = default ] && continue
+			echo "DROP TABLE IF EXISTS $(bench_ref "$f");"
+			lp_ref_sql "$(bench_ref "$f")" "SELECT ${F_ROUTE[$f]} AS route, ${F_MS[$f]} AS ms FROM ${F_TABLE[$f]}"
+		done)
 
 		-- every query's answer once, with its own serial or parallel setting
 		$(for q in "${Q_NAMES[@]}"; do
@@ -239,12 +349,12 @@ bench_correctness() {
 		CREATE TABLE IF NOT EXISTS bench_checks(size bigint, query text, verdict text);
 		INSERT INTO bench_checks
 		SELECT $n, q, CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
-		FROM (SELECT 'floor' AS q, count FROM res_floor UNION ALL SELECT 'floor_par', count FROM res_floor_par) c;
-		-- logp95: every column of the report against the reference
+		FROM ($count_checks) c;
+		-- logp95: every column of the report against the reference of its format
 		INSERT INTO bench_checks
 		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes: all ' || total || ' routes, p50/p95/p99/max/requests'
 			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ' END
-		FROM ($logp95_checks) c;
+		FROM ($report_checks) c;
 		UPDATE bench_checks SET verdict = verdict ||
 			CASE WHEN (SELECT st::text FROM st_serial) = (SELECT st::text FROM st_par)
 				THEN '; state = serial state' ELSE '; STATE DIFFERS from serial' END
@@ -254,7 +364,13 @@ bench_correctness() {
 		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes (own rule, ' || total || ' routes); '
 			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ from its own rule; ' END
 			|| rule_diff || ' routes differ from logp95 rule'
-		FROM ($pd_checks) c;
+		FROM ($disc_checks) c;
+		-- the combined references against the default one (same routes and
+		-- latencies from the generator; combined_query keeps query strings)
+		$(for f in $FORMATS; do
+			case $f in default | *_query) continue ;; esac
+			echo "INSERT INTO bench_checks SELECT $n, 'ref_$f', CASE WHEN count(*) = 0 THEN 'equals the default reference' ELSE 'DIFFERS from the default reference in ' || count(*) || ' rows' END FROM (SELECT * FROM (TABLE ref EXCEPT ALL TABLE ref_$f) a UNION ALL SELECT * FROM (TABLE ref_$f EXCEPT ALL TABLE ref) b) d;"
+		done)
 	EOF
 	[ "$HAVE_TD" = 1 ] && lp_psql <<-EOF
 		-- t-digest: an estimate; how many routes differ and the worst relative error
@@ -322,14 +438,15 @@ bench_table() {
 	local i=0
 	for q in "${Q_NAMES[@]}"; do
 		i=$((i + 1))
-		vals="$vals${vals:+, }('$q', '${Q_LABEL[$q]}', $i)"
+		vals="$vals${vals:+, }('$q', '${Q_LABEL[$q]}', $i, '$(bench_floor "${Q_FMT[$q]}")', '${Q_PD[$q]}')"
 	done
 	echo
 	echo "=== $n lines, $ROUTES routes: median of $RUNS runs after 1 warm-up, ms (psql \\timing of SELECT count(s.*) FROM (<query>) s)"
 	echo "    best_x_floor: fastest run / fastest floor run (what the code costs when the host does not interfere)"
 	echo "    cpu_ms: CPU time of the backend (leader only for '2 workers'); cpu_x_floor: the same ratio by CPU time"
+	echo "    the floor of a query is count(line) of the table it reads; speedup_vs_pd: over percentile_disc on a plain-SQL parse of the same lines"
 	lp_psql -P footer=off <<-EOF
-		WITH q(name, label, ord) AS (VALUES $vals),
+		WITH q(name, label, ord, floor, pd) AS (VALUES $vals),
 		m AS (SELECT query, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med,
 				percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ms) AS cpu,
 				min(ms) AS lo, max(ms) AS hi, count(*) AS runs
@@ -338,16 +455,145 @@ bench_table() {
 			round(m.lo::numeric, 1) || '..' || round(m.hi::numeric, 1) AS range_ms,
 			round((m.med / fl.med)::numeric, 2) AS x_floor,
 			round((m.lo / fl.lo)::numeric, 2) AS best_x_floor,
-			round((pd.med / m.med)::numeric, 1) AS speedup_vs_pd_raw,
+			round((pd.med / m.med)::numeric, 1) AS speedup_vs_pd,
 			round(m.cpu::numeric, 1) AS cpu_ms,
 			round((m.cpu / fl.cpu)::numeric, 2) AS cpu_x_floor,
 			c.verdict AS exact
 		FROM q JOIN m ON m.query = q.name
-		CROSS JOIN (SELECT med, cpu, lo FROM m WHERE query = 'floor') fl
-		CROSS JOIN (SELECT med FROM m WHERE query = 'pd_raw') pd
+		LEFT JOIN m fl ON fl.query = q.floor
+		LEFT JOIN m pd ON pd.query = q.pd
 		LEFT JOIN bench_checks c ON c.size = $n AND c.query = q.name
 		ORDER BY q.ord;
 	EOF
+	lp_psql -At -F ': ' -c "SELECT '  reference of ' || substr(query, 5), verdict FROM bench_checks WHERE size = $n AND query LIKE 'ref\_%' ORDER BY query"
+}
+
+# Time the steps of a psql script: bench_steps what runs, reading lines
+# "label<TAB>step<TAB>SQL" on stdin; each run runs every label's steps in
+# order (labels interleaved, one warm-up run 0), psql \timing per step
+# (a step of several statements: their sum), serial.
+# Stores (what, label, step, run, ms) in bench_steps and prints, per label,
+# the median and fastest total and the median of each step.
+bench_steps() {
+	local what=$1 runs=$2 r label step sql script=$WORK/steps-$1.sql lines=()
+	mapfile -t lines
+	{
+		echo '\o /dev/null'
+		echo 'SET max_parallel_workers_per_gather = 0;'	# every step serial
+	} > "$script"
+	for r in $(seq 0 "$runs"); do
+		for l in "${lines[@]}"; do
+			IFS=$'\t' read -r label step sql <<< "$l"
+			{
+				echo "\\echo @@ $r $label $step"
+				echo '\timing on'
+				echo "$sql"
+				echo '\timing off'
+			} >> "$script"
+		done
+	done
+	lp_psql -f "$script" > "$WORK/steps-$what.out"
+	awk -v w="$what" '
+		/^@@ / {k = $2 "\t" $3 "\t" $4; n++}
+		/^Time: / {print w "\t" k "\t" $2 "\t" n}' "$WORK/steps-$what.out" |
+		awk -F '\t' '{print $1 "\t" $3 "\t" $4 "\t" $2 "\t" $5 "\t" $6}' > "$WORK/steps-$what.tsv"
+	lp_psql -c "CREATE TABLE IF NOT EXISTS bench_steps(what text, label text, step text, run int, ms float8, ord int)" \
+		-c "\\copy bench_steps FROM '$WORK/steps-$what.tsv'"
+	lp_psql -P footer=off <<-EOF
+		WITH t AS (SELECT label, run, sum(ms) AS ms FROM bench_steps WHERE what = '$what' AND run > 0 GROUP BY 1, 2),
+		st AS (SELECT label, string_agg(step || ' ' || round(med::numeric, 1), ', ' ORDER BY ord) AS steps
+			FROM (SELECT label, step, min(ord) AS ord,
+					percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med
+				FROM (SELECT label, step, run, min(ord) AS ord, sum(ms) AS ms
+					FROM bench_steps WHERE what = '$what' AND run > 0 GROUP BY 1, 2, 3) r
+				GROUP BY 1, 2) x GROUP BY 1)
+		SELECT t.label, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1) AS median_ms,
+			round(min(ms)::numeric, 1) AS fastest_ms, st.steps AS median_ms_by_step
+		FROM t JOIN st USING (label) GROUP BY t.label, st.steps ORDER BY min(t.run), t.label;
+	EOF
+}
+
+# logp95_merge throughput: MERGE_STATES hourly states of 300 routes (3,000
+# generated lines each, seeds 1..MERGE_STATES: about 290 of the 300 routes
+# in each), merged serially; checked against the report of all their lines.
+bench_merge() {
+	local k=$MERGE_STATES
+	[ "$k" -gt 0 ] || return 0
+	echo
+	echo "=== logp95_merge: $k hourly states of $ROUTES routes (3,000 lines each), serial, median of $RUNS runs"
+	lp_psql <<-EOF
+		$(bench_settings 0)
+		DROP TABLE IF EXISTS bench_hourly, merge_ref, merge_res;
+		CREATE TABLE bench_hourly AS
+			SELECT h, (SELECT logp95_agg(l) FROM logp95_generate(3000, $ROUTES, h) l) AS state
+			FROM generate_series(1, $k) h;
+		VACUUM ANALYZE bench_hourly;
+		CREATE TABLE merge_ref AS SELECT * FROM logp95_report((SELECT logp95_agg(l)
+			FROM generate_series(1, $k) h, logp95_generate(3000, $ROUTES, h) l));
+		CREATE TABLE merge_res AS SELECT * FROM logp95_report((SELECT logp95_merge(state) FROM bench_hourly));
+	EOF
+	lp_psql -At -c "SELECT '  states: ' || count(*) || ', ' || round(avg((SELECT count(*) FROM logp95_report(state)))) || ' routes each on average, '
+			|| pg_size_pretty(sum(pg_column_size(state))) || ' stored; merged report '
+			|| CASE WHEN (SELECT count(*) FROM (TABLE merge_ref EXCEPT ALL TABLE merge_res) a) = 0
+				AND (SELECT count(*) FROM (TABLE merge_res EXCEPT ALL TABLE merge_ref) b) = 0
+				THEN 'equals the report of all ' || 3000 * count(*) || ' lines (exact)' ELSE 'DIFFERS from the report of all lines' END
+		FROM bench_hourly"
+	printf '%s\t%s\t%s\n' \
+		merge merge "SELECT count(s.*) FROM (SELECT logp95_merge(state) FROM bench_hourly) s;" \
+		merge_report merge+report "SELECT count(s.*) FROM logp95_report((SELECT logp95_merge(state) FROM bench_hourly)) s;" |
+		bench_steps merge "$RUNS"
+	lp_psql -At -c "SELECT '  logp95_merge: ' || round($k / (percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) / 1000))
+			|| ' states/s by median, ' || round($k / (min(ms) / 1000)) || ' by the fastest run'
+		FROM (SELECT run, sum(ms) AS ms FROM bench_steps WHERE what = 'merge' AND label = 'merge' AND run > 0 GROUP BY run) r"
+}
+
+# Loading: the generated log written to a file (COPY TO), then COPY FROM
+# into a table + the report, against a file_fdw foreign table over the same
+# file + the report; both reports checked against the report of the same
+# lines from the generator.
+bench_loading() {
+	local n f=combined file
+	[ -n "$LOAD_SIZES" ] || return 0
+	case " $FORMATS " in *" combined "*) ;; *) f=default ;; esac
+	if ! lp_psql -c "CREATE EXTENSION IF NOT EXISTS file_fdw" > "$WORK/fdw.err" 2>&1; then
+		cat "$WORK/fdw.err"
+		echo "*** file_fdw is not available: loading comparison SKIPPED"
+		return 0
+	fi
+	for n in $LOAD_SIZES; do
+		file=$LP_TMP/access-$n.log
+		echo
+		echo "=== loading $n $f lines: COPY FROM a file into a table + report vs file_fdw over the file + report, serial, median of $RUNS runs"
+		lp_psql <<-EOF
+			COPY (SELECT logp95_generate($n, $ROUTES, $SEED, '$f')) TO '$file'
+				WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02');
+			DROP SERVER IF EXISTS bench_files CASCADE;
+			CREATE SERVER bench_files FOREIGN DATA WRAPPER file_fdw;
+			CREATE FOREIGN TABLE log_fdw(line text) SERVER bench_files
+				OPTIONS (filename '$file', format 'csv', delimiter E'\x01', quote E'\x02');
+			DROP TABLE IF EXISTS load_ref, load_copy_res, load_fdw_res, load_copy;
+			CREATE TABLE load_ref AS SELECT * FROM logp95_report((SELECT logp95_agg(l, '$f') FROM logp95_generate($n, $ROUTES, $SEED, '$f') l));
+			CREATE TABLE load_copy(line text);
+			COPY load_copy FROM '$file' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02');
+			CREATE TABLE load_copy_res AS SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM load_copy));
+			CREATE TABLE load_fdw_res AS SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM log_fdw));
+		EOF
+		lp_psql -At -c "SELECT '  file: ' || pg_size_pretty((pg_stat_file('$file')).size) || '; COPY + report '
+				|| CASE WHEN (SELECT count(*) FROM (SELECT * FROM (TABLE load_ref EXCEPT ALL TABLE load_copy_res) a
+					UNION ALL SELECT * FROM (TABLE load_copy_res EXCEPT ALL TABLE load_ref) b) d) = 0 THEN 'exact' ELSE 'DIFFERS' END
+				|| ', file_fdw + report '
+				|| CASE WHEN (SELECT count(*) FROM (SELECT * FROM (TABLE load_ref EXCEPT ALL TABLE load_fdw_res) a
+					UNION ALL SELECT * FROM (TABLE load_fdw_res EXCEPT ALL TABLE load_ref) b) d) = 0 THEN 'exact' ELSE 'DIFFERS' END
+				|| ' (against the report of the generated lines)'"
+		printf '%s\t%s\t%s\n' \
+			"copy_$n" drop "DROP TABLE IF EXISTS load_copy; CREATE TABLE load_copy(line text);" \
+			"copy_$n" copy "COPY load_copy FROM '$file' WITH (FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02');" \
+			"copy_$n" report "SELECT count(s.*) FROM logp95_report((SELECT logp95_agg(line, '$f') FROM load_copy)) s;" \
+			"file_fdw_$n" report "SELECT count(s.*) FROM logp95_report((SELECT logp95_agg(line, '$f') FROM log_fdw)) s;" |
+			bench_steps "load_$n" "$RUNS"
+		echo "  (copy_$n: drop = DROP + CREATE TABLE, copy = COPY FROM, report = the report over the new table;"
+		echo "   file_fdw_$n: the report reading the file in place; the file is in the page cache)"
+	done
 }
 
 # Peak memory of a query at the largest size: VmHWM of a fresh backend after
@@ -434,12 +680,15 @@ bench_main() {
 	echo "logp95 benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'); sizes: $SIZES; runs: $RUNS (+1 warm-up)"
 	bench_start
 	lp_psql -c "CREATE EXTENSION logp95"
-	if ! lp_apt postgresql-$PG_MAJOR-tdigest > "$WORK/ext.err" 2>&1 ||
+	# with LP_PG_BINDIR, never install packages into the Debian server's directories
+	if { [ -z "${LP_PG_BINDIR:-}" ] && ! lp_apt postgresql-$PG_MAJOR-tdigest > "$WORK/ext.err" 2>&1; } ||
 		! lp_psql -c "CREATE EXTENSION tdigest" >> "$WORK/ext.err" 2>&1; then
 		cat "$WORK/ext.err"
 		echo "*** t-digest (postgresql-$PG_MAJOR-tdigest) could not be installed or created: t-digest SKIPPED"
 		HAVE_TD=0
-		Q_NAMES=(floor logp95 logp95_par logp95_pairs pd_raw pd_parsed)
+		local keep=() q
+		for q in "${Q_NAMES[@]}"; do [ "$q" = tdigest ] || keep+=("$q"); done
+		Q_NAMES=("${keep[@]}")
 	else
 		echo "t-digest: $(lp_psql -At -c "SELECT 'tdigest ' || extversion FROM pg_extension WHERE extname = 'tdigest'")"
 	fi
@@ -458,6 +707,8 @@ bench_main() {
 		bench_time "$n"
 		bench_table "$n"
 	done
+	bench_merge
+	bench_loading
 	bench_memory
 	bench_targets
 	echo
@@ -510,7 +761,9 @@ bench_callgrind_fn() {
 # Instructions per line of the aggregate, and where they go.
 bench_callgrind() {
 	local ir_floor ir_agg ir_pairs fin_agg fin_pairs
-	echo "logp95 callgrind, $(date -u '+%Y-%m-%d %H:%M UTC'); $CG_LINES lines, $ROUTES routes"
+	local tbl=${F_TABLE[$PROF_FORMAT]} agg
+	agg=$([ "$PROF_FORMAT" = default ] && echo "logp95_agg(line)" || echo "logp95_agg(line, '$PROF_FORMAT')")
+	echo "logp95 callgrind, $(date -u '+%Y-%m-%d %H:%M UTC'); $CG_LINES lines, $ROUTES routes, format $PROF_FORMAT ($tbl)"
 	bench_start
 	lp_apt valgrind
 	lp_psql -c "CREATE EXTENSION logp95"
@@ -520,36 +773,36 @@ bench_callgrind() {
 	echo "single-user postgres under valgrind --tool=callgrind, collecting inside standard_ExecutorRun only;"
 	echo "each run first aggregates 1 line (loads the library and caches), then the measured query"
 	lp_say "callgrind: count(line)"
-	ir_floor=$(bench_callgrind_run floor "SELECT count(line) FROM access_log;")
-	lp_say "callgrind: logp95_agg(line)"
-	ir_agg=$(bench_callgrind_run agg "SELECT logp95_agg(line) IS NOT NULL FROM access_log;")
+	ir_floor=$(bench_callgrind_run floor "SELECT count(line) FROM $tbl;")
+	lp_say "callgrind: $agg"
+	ir_agg=$(bench_callgrind_run agg "SELECT $agg IS NOT NULL FROM $tbl;")
 	lp_say "callgrind: logp95_agg(route, latency)"
 	ir_pairs=$(bench_callgrind_run pairs "SELECT logp95_agg(route, latency) IS NOT NULL FROM access_parsed;")
 	echo
 	printf '  %-58s %14s %10s\n' "run" "Ir" "Ir/line"
-	printf '  %-58s %14d %10s\n' "SELECT count(line) FROM access_log" "$ir_floor" "$(bench_div "$ir_floor" "$CG_LINES")"
-	printf '  %-58s %14d %10s\n' "SELECT logp95_agg(line) FROM access_log" "$ir_agg" "$(bench_div "$ir_agg" "$CG_LINES")"
+	printf '  %-58s %14d %10s\n' "SELECT count(line) FROM $tbl" "$ir_floor" "$(bench_div "$ir_floor" "$CG_LINES")"
+	printf '  %-58s %14d %10s\n' "SELECT $agg FROM $tbl" "$ir_agg" "$(bench_div "$ir_agg" "$CG_LINES")"
 	printf '  %-58s %14d %10s\n' "SELECT logp95_agg(route, latency) FROM access_parsed" "$ir_pairs" "$(bench_div "$ir_pairs" "$CG_LINES")"
 	fin_agg=$(bench_callgrind_fn agg logp95_final)
 	fin_pairs=$(bench_callgrind_fn pairs logp95_final)
 	echo
-	printf '  instructions per line of logp95_agg(line) over count(line): %s\n' "$(bench_div "$((ir_agg - ir_floor))" "$CG_LINES")"
+	printf '  instructions per line of %s over count(line): %s\n' "$agg" "$(bench_div "$((ir_agg - ir_floor))" "$CG_LINES")"
 	printf '    of which the final function (sort + encode the state once, %d Ir): %s per line at %d lines\n' \
 		"$fin_agg" "$(bench_div "$fin_agg" "$CG_LINES")" "$CG_LINES"
 	printf '    transition only (without logp95_final): %s per line\n' "$(bench_div "$((ir_agg - fin_agg - ir_floor))" "$CG_LINES")"
-	printf '  instructions per line of logp95_agg(route, latency) on access_parsed over count(line) on access_log: %s\n' \
+	printf '  instructions per line of logp95_agg(route, latency) on access_parsed over count(line) on %s: %s\n' "$tbl" \
 		"$(bench_div "$((ir_pairs - ir_floor))" "$CG_LINES")"
 	printf '    transition only (without logp95_final, %d Ir): %s per line\n' "$fin_pairs" \
 		"$(bench_div "$((ir_pairs - fin_pairs - ir_floor))" "$CG_LINES")"
-	printf '  logp95_agg(line) / count(line) in instructions: %sx (without the final function: %sx)\n' \
+	printf '  %s / count(line) in instructions: %sx (without the final function: %sx)\n' "$agg" \
 		"$(bench_div "$ir_agg" "$ir_floor" 2)" "$(bench_div "$((ir_agg - fin_agg))" "$ir_floor" 2)"
 	echo
-	echo "=== top functions by Ir (self), logp95_agg(line) run"
+	echo "=== top functions by Ir (self), $agg run"
 	echo "    (the Debian postgres binary is stripped: its static functions show as addresses)"
 	{ callgrind_annotate --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null || true; } |
 		sed -n '/^Ir  *file:function/,$p' | sed -n '3,30p' | bench_name_addrs
 	echo
-	echo "=== top functions by Ir, inclusive, logp95_agg(line) run"
+	echo "=== top functions by Ir, inclusive, $agg run"
 	{ callgrind_annotate --inclusive=yes --threshold=99 "$LP_TMP/cg-agg.out" 2>/dev/null || true; } |
 		sed -n '/^Ir  *file:function/,$p' | sed -n '3,22p' | bench_name_addrs
 }
@@ -560,7 +813,8 @@ bench_callgrind() {
 
 # perf record -g of the backend during the serial report query.
 bench_profile() {
-	local pid data=$WORK/perf.data i client
+	local pid data=$WORK/perf.data i client q=logp95
+	[ "$PROF_FORMAT" = default ] || q=logp95_$PROF_FORMAT
 	echo "logp95 profile, $(date -u '+%Y-%m-%d %H:%M UTC'); $PROF_LINES lines, $ROUTES routes"
 	if ! perf record -q -o "$WORK/probe.data" -- true >/dev/null 2>&1; then
 		echo "*** perf record is not permitted here (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)); falling back to callgrind"
@@ -575,9 +829,9 @@ bench_profile() {
 	fi
 	# the backend waits 1 s (time to attach), then runs the report 3 times
 	PGAPPNAME=logp95_profile lp_psql -c "SELECT pg_sleep(1)" \
-		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[logp95]}) s" \
-		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[logp95]}) s" \
-		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[logp95]}) s" >/dev/null &
+		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[$q]}) s" \
+		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[$q]}) s" \
+		-c "$(bench_settings 0) SELECT count(s.*) FROM (${Q_SQL[$q]}) s" >/dev/null &
 	client=$!
 	for i in $(seq 1 50); do
 		pid=$(lp_psql -At -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'logp95_profile'")
@@ -586,7 +840,7 @@ bench_profile() {
 	done
 	perf record -e cpu-clock -g -p "$pid" -o "$data" >/dev/null 2>"$WORK/perf.err" || cat "$WORK/perf.err"
 	wait "$client"
-	echo "perf record -e cpu-clock -g -p <backend> during 3 serial runs of: ${Q_SQL[logp95]}"
+	echo "perf record -e cpu-clock -g -p <backend> during 3 serial runs of: ${Q_SQL[$q]}"
 	echo "(the Debian postgres binary is stripped: its static functions show as addresses)"
 	echo
 	echo "=== by shared object"

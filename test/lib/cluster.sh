@@ -4,6 +4,14 @@
 PG_MAJOR=${PG_MAJOR:-15}
 PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
 export PG_CONFIG=${PG_CONFIG:-$PGBIN/pg_config}
+# LP_PG_BINDIR=/path/bin: use another installation (a private copy such as
+# /opt/pg16-c/bin) for the server, psql and pg_config, as test/prove.sh does;
+# nothing is then installed from Debian packages for the server.
+if [ -n "${LP_PG_BINDIR:-}" ]; then
+	PGBIN=$LP_PG_BINDIR
+	export PG_CONFIG=$PGBIN/pg_config
+	PG_MAJOR=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+fi
 LP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # Point PG_MAJOR, PGBIN and PG_CONFIG at PostgreSQL $1.  Always name the
@@ -50,6 +58,10 @@ lp_apt() {
 # The server, its build headers (PGXS, pg_regress, the TAP modules), a
 # compiler, IPC::Run for the TAP tests and rsync for private build copies.
 lp_deps() {
+	if [ -n "${LP_PG_BINDIR:-}" ]; then
+		lp_apt gcc make libipc-run-perl rsync	# the server is $LP_PG_BINDIR's
+		return
+	fi
 	lp_apt postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR gcc make libipc-run-perl rsync
 }
 

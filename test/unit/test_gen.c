@@ -95,3 +95,121 @@ test_gen(void)
 		  "negative seed deterministic");
 }
 
+
+/*
+ * The combined formats: every line parses with lp_parse_combined to the
+ * route and latency of the default line of the same index and (routes,
+ * seed), and its [time] is the default line's timestamp.
+ */
+void
+test_gen_formats(void)
+{
+	static const char *const names[] = {"combined", "combined_query", "combined_us", "combined_us_query"};
+	const lp_format_def *dflt = lp_gen_format_lookup("default", 7);
+	int			k;
+
+	CHECK(dflt == LP_FORMAT_DEFAULT, "the generator writes the default format");
+	CHECK(lp_gen_format_lookup("nope", 4) == NULL, "an unknown name");
+	CHECK(lp_gen_format_lookup("combine", 7) == NULL, "a prefix of a name");
+	CHECK(strcmp(lp_gen_format_names(),
+				 "default, combined, combined_query, combined_us, combined_us_query") == 0,
+		  "the names it writes: %s", lp_gen_format_names());
+
+	for (k = 0; k < 4; k++)
+	{
+		const lp_format_def *f = lp_gen_format_lookup(names[k], strlen(names[k]));
+		lp_gen		gd,
+					gc,
+					gc2;
+		char		a[LP_GEN_MAXLINE],
+					b[LP_GEN_MAXLINE],
+					c[LP_GEN_MAXLINE];
+		int64_t		i;
+		int			bad_parse = 0,
+					bad_route = 0,
+					bad_latency = 0,
+					bad_ts = 0,
+					bad_len = 0,
+					differs = 0,
+					ipv6 = 0,
+					users = 0,
+					queries = 0,
+					referers = 0;
+		size_t		maxlen = 0,
+					total = 0;
+
+		if (!CHECK(f != NULL && f == lp_format_lookup(names[k], strlen(names[k])),
+				   "%s: a format of the table", names[k]))
+			continue;
+		lp_gen_init(&gd, 300, 42);
+		lp_gen_init(&gc, 300, 42);
+		lp_gen_set_format(&gc, f);
+		lp_gen_init(&gc2, 300, 42);
+		lp_gen_set_format(&gc2, f);
+		for (i = 0; i < 20000; i++)
+		{
+			size_t		nd = lp_gen_line(&gd, i, a);
+			size_t		nc = lp_gen_line(&gc, i, b);
+			lp_line		l;
+			lp_cline	cl;
+			lp_ts		tsd,
+						tsc;
+
+			if (lp_gen_line(&gc2, i, c) != nc || strcmp(b, c) != 0)
+				differs++;
+			if (nc == 0 || nc >= LP_GEN_MAXLINE - 1 || strlen(b) != nc)
+				bad_len++;
+			if (nc > maxlen)
+				maxlen = nc;
+			total += nc;
+			if (lp_parse_line(a, nd, &l) != LP_PARSE_OK ||
+				lp_parse_combined(b, nc, f->flags, &cl) != LP_C_OK)
+			{
+				bad_parse++;
+				continue;
+			}
+			/* with the query string kept, the route is the default's plus "?..." */
+			if (f->flags & LP_FMT_KEEP_QUERY ?
+				!(cl.route_len >= l.route_len && memcmp(cl.route, l.route, l.route_len) == 0 &&
+				  (cl.route_len == l.route_len || cl.route[l.route_len] == '?')) :
+				!(cl.route_len == l.route_len && memcmp(cl.route, l.route, l.route_len) == 0))
+				bad_route++;
+			if (cl.latency != l.latency)
+				bad_latency++;
+			if (lp_ts_parse_iso_field(a, nd, &tsd) != LP_TS_OK ||
+				lp_combined_ts(b, nc, &tsc) != LP_TS_OK ||
+				tsd.year != tsc.year || tsd.month != tsc.month || tsd.day != tsc.day ||
+				tsd.hour != tsc.hour || tsd.minute != tsc.minute || tsd.second != tsc.second ||
+				tsc.offset_sec != 0)
+				bad_ts++;
+			if (b[0] != '1' && b[0] != '2')
+				bad_parse++;
+			if (strncmp(b, "2001:db8:", 9) == 0)
+				ipv6++;
+			if (!strstr(b, " - - ["))
+				users++;
+			if (memchr(cl.request, '?', cl.request_len))
+				queries++;
+			if (!strstr(b, " \"-\" \""))
+				referers++;
+			if (i == 0)
+				CHECK(strstr(b, " [07/Nov/2026:00:00:00 +0000] \"") != NULL,
+					  "%s: first time: %s", names[k], b);
+			if (i == 19999)
+				CHECK(strstr(b, " [07/Nov/2026:00:33:19 +0000] \"") != NULL,
+					  "%s: line 19999: %s", names[k], b);
+		}
+		CHECK_EQ_I(differs, 0, "deterministic");
+		CHECK_EQ_I(bad_len, 0, "line lengths");
+		CHECK_EQ_I(bad_parse, 0, "every line parses");
+		CHECK_EQ_I(bad_route, 0, "the default line's route");
+		CHECK_EQ_I(bad_latency, 0, "the default line's latency");
+		CHECK_EQ_I(bad_ts, 0, "the default line's timestamp");
+		CHECK(ipv6 > 2000 && ipv6 < 4000, "%s: some IPv6 clients (%d)", names[k], ipv6);
+		CHECK(users > 500 && users < 1500, "%s: a few remote users (%d)", names[k], users);
+		CHECK(queries > 3000 && queries < 5000, "%s: query strings on some requests (%d)", names[k], queries);
+		CHECK(referers > 10000 && referers < 14000, "%s: referers (%d)", names[k], referers);
+		CHECK(total / 20000 > 150 && total / 20000 < 260 && maxlen < 420,
+			  "%s: combined-sized lines (mean %zu, longest %zu)", names[k], total / 20000, maxlen);
+	}
+}

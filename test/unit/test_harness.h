@@ -109,6 +109,7 @@ extern void test_hex(void);
 extern void test_tag(void);
 extern void test_codec_routes(void);
 extern void test_gen(void);
+extern void test_gen_formats(void);
 extern void test_ts_iso(void);
 extern void test_ts_iso_field(void);
 extern void test_ts_clf(void);

@@ -240,6 +240,7 @@ main(void)
 	test_tag();
 	test_codec_routes();
 	test_gen();
+	test_gen_formats();
 	test_ts_iso();
 	test_ts_iso_field();
 	test_ts_clf();
