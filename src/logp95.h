@@ -61,4 +61,7 @@ extern bytea *logp95_make_datum(const uint8 *buf, size_t len);
  */
 extern const lp_format_def *logp95_format_arg(FunctionCallInfo fcinfo, int argno);
 
+/* The format called name[0 .. len) in lp_formats[]; ERROR 22023 when unknown. */
+extern const lp_format_def *logp95_format_named(const char *name, int len);
+
 #endif							/* LOGP95_H */
