@@ -73,3 +73,54 @@ ROWS 1000;
 
 COMMENT ON FUNCTION logp95_generate(bigint, int, bigint, text) IS
 'deterministic sample access-log lines in a log format (default, combined, combined_query, combined_us, combined_us_query): the same routes and latencies as the default format''s lines';
+
+-- Per-call options (issue 12): logp95_agg(line, format, options) and
+-- logp95_agg(route, latency_ms, options).  options is a comma-separated
+-- list of words (src/lp_formats.c, lp_options[]): skip | error (overrides
+-- logp95.on_malformed for this call), templates (fold ids in the route's
+-- path into :id, :uuid, :hex), query (keep the query string; lines only).
+-- Same combine, serialize, deserialize and final functions as the other
+-- forms.  With untyped literals, logp95_agg('...', '...', '...') resolves
+-- to (text, text, text): PostgreSQL prefers the string category for an
+-- unknown argument; a bigint or integer second argument picks
+-- (text, bigint, text).
+
+CREATE FUNCTION logp95_agg_format_opts_trans(internal, text, text, text) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+
+CREATE FUNCTION logp95_agg_pair_opts_trans(internal, text, bigint, text) RETURNS internal
+AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_agg_format_opts_trans(internal, text, text, text) IS
+'transition function of logp95_agg(text, text, text): parse a line of a named format with per-call options';
+COMMENT ON FUNCTION logp95_agg_pair_opts_trans(internal, text, bigint, text) IS
+'transition function of logp95_agg(text, bigint, text): count a (route, latency_ms) row with per-call options';
+
+CREATE AGGREGATE logp95_agg(line text, format text, options text) (
+	SFUNC = logp95_agg_format_opts_trans,
+	STYPE = internal,
+	SSPACE = 65536,
+	FINALFUNC = logp95_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = logp95_combine,
+	SERIALFUNC = logp95_serialize,
+	DESERIALFUNC = logp95_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE logp95_agg(route text, latency_ms bigint, options text) (
+	SFUNC = logp95_agg_pair_opts_trans,
+	STYPE = internal,
+	SSPACE = 65536,
+	FINALFUNC = logp95_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = logp95_combine,
+	SERIALFUNC = logp95_serialize,
+	DESERIALFUNC = logp95_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE logp95_agg(text, text, text) IS
+'logp95_agg(line, format) with per-call options: skip | error, templates, query (comma-separated)';
+COMMENT ON AGGREGATE logp95_agg(text, bigint, text) IS
+'logp95_agg(route, latency_ms) with per-call options: skip | error, templates (comma-separated)';

@@ -246,6 +246,20 @@ typedef struct Logp95FormatCache
 
 /* See logp95.h. */
 const lp_format_def *
+logp95_format_named(const char *name, int len)
+{
+	const lp_format_def *f = lp_format_lookup(name, (size_t) len);
+
+	if (f == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown log format \"%s\"", logp95_quote(name, (size_t) len)),
+				 errhint("Known formats are: %s.", lp_format_names())));
+	return f;
+}
+
+/* See logp95.h. */
+const lp_format_def *
 logp95_format_arg(FunctionCallInfo fcinfo, int argno)
 {
 	text	   *t = PG_GETARG_TEXT_PP(argno);
@@ -256,12 +270,7 @@ logp95_format_arg(FunctionCallInfo fcinfo, int argno)
 
 	if (likely(cache != NULL && cache->len == len && memcmp(cache->name, name, len) == 0))
 		return cache->format;
-	f = lp_format_lookup(name, (size_t) len);
-	if (f == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown log format \"%s\"", logp95_quote(name, (size_t) len)),
-				 errhint("Known formats are: %s.", lp_format_names())));
+	f = logp95_format_named(name, len);
 	if (cache == NULL)
 	{
 		cache = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Logp95FormatCache));

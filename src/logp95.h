@@ -90,4 +90,7 @@ typedef void (*logp95_row_fn) (const lp_route_view *rv, Datum *values,
 extern Datum logp95_route_rows(FunctionCallInfo fcinfo, bytea *st,
 							   logp95_row_fn fill, void *arg);
 
+/* The format called name[0 .. len) in lp_formats[]; ERROR 22023 when unknown. */
+extern const lp_format_def *logp95_format_named(const char *name, int len);
+
 #endif							/* LOGP95_H */

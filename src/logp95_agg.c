@@ -36,14 +36,20 @@ logp95_state_get(FunctionCallInfo fcinfo, const char *fname)
 /* ---------- the malformed policy, one for every transition ---------- */
 
 /*
- * logp95.on_malformed for every transition: in skip mode count one
- * malformed row into st and return true; in error mode return false (the
- * caller raises the error that describes the row).
+ * The malformed policy of every transition: the call's option (LP_OPT_SKIP
+ * or LP_OPT_ERROR in opts, from logp95_agg(..., options)) when it gives
+ * one, else logp95.on_malformed.  In skip mode count one malformed row
+ * into st and return true; in error mode return false (the caller raises
+ * the error that describes the row).
  */
 static bool
-logp95_skip_malformed(lp_state *st)
+logp95_skip_malformed(lp_state *st, unsigned opts)
 {
-	if (logp95_on_malformed != LOGP95_MALFORMED_SKIP)
+	bool		skip = (opts & LP_OPT_SKIP) ? true :
+		(opts & LP_OPT_ERROR) ? false :
+		logp95_on_malformed == LOGP95_MALFORMED_SKIP;
+
+	if (!skip)
 		return false;
 	logp95_check(lp_state_add_malformed(st, 1));
 	return true;
@@ -65,18 +71,36 @@ static const char *const logp95_line_messages[] = {
 	[LP_LINE_TOO_FEW_TAIL_FIELDS] = gettext_noop("malformed log line: expected %d fields after the request, found %d"),
 	[LP_LINE_BAD_SECONDS] = gettext_noop("malformed log line: request time \"%s\" is not a non-negative number of seconds"),
 	[LP_LINE_BAD_MICROS] = gettext_noop("malformed log line: request time \"%s\" is not a non-negative integer of microseconds"),
-	[LP_LINE_REQTIME_RANGE] = gettext_noop("malformed log line: request time \"%s\" is out of range for type bigint in milliseconds")
+	[LP_LINE_REQTIME_RANGE] = gettext_noop("malformed log line: request time \"%s\" is out of range for type bigint in milliseconds"),
+	[LP_LINE_NOT_HTTP] = gettext_noop("malformed log line: request \"%s\" is not an HTTP request")
 };
+
+/*
+ * errhint of a malformed line: a line that failed in the default format but
+ * looks like another format's (lp_format_guess) is told to pass it; any
+ * other is told how to count malformed lines instead.
+ */
+static int
+logp95_line_hint(const lp_format_def *fmt, const char *line, size_t len)
+{
+	const lp_format_def *guess = fmt == LP_FORMAT_DEFAULT ? lp_format_guess(line, len) : NULL;
+
+	if (guess)
+		return errhint("The line looks like a \"%s\" line: pass the format, as in logp95_agg(line, '%s').",
+					   guess->name, guess->name);
+	return errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.");
+}
 
 /*
  * Raise the 22P02 error of a malformed line of format `fmt`: parse it again
  * for the fields the message names (only lines that failed come here).
  */
 pg_noreturn static void
-logp95_line_error(const lp_format_def *fmt, const char *line, size_t len)
+logp95_line_error(const lp_format_def *fmt, const lp_parse_ctx *ctx,
+				  const char *line, size_t len)
 {
 	lp_fields	lf;
-	lp_line_status ls = fmt->parse(line, len, fmt, &lf);
+	lp_line_status ls = fmt->parse(line, len, fmt, ctx, &lf);
 	const char *msg;
 
 	if (ls <= LP_LINE_OK || ls >= lengthof(logp95_line_messages))
@@ -87,23 +111,157 @@ logp95_line_error(const lp_format_def *fmt, const char *line, size_t len)
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg(msg, logp95_quote(lf.bad, lf.bad_len)),
 				 logp95_errdetail_line(line, len),
-				 errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.")));
+				 logp95_line_hint(fmt, line, len)));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg(msg, lf.nwant, lf.nfields),
 			 logp95_errdetail_line(line, len),
-			 errhint("Set logp95.on_malformed to \"skip\" to count malformed lines instead.")));
+			 logp95_line_hint(fmt, line, len)));
 }
 
 /*
- * A line of format `fmt` that did not parse: counted in skip mode, else
- * the error that describes it.
+ * A line of format `fmt` (parsed with ctx, NULL: no options) that did not
+ * parse: counted in skip mode, else the error that describes it.
  */
 static void
-logp95_malformed_line(lp_state *st, const lp_format_def *fmt, const char *line, size_t len)
+logp95_malformed_line(lp_state *st, const lp_format_def *fmt, const lp_parse_ctx *ctx,
+					  const char *line, size_t len)
 {
-	if (!logp95_skip_malformed(st))
-		logp95_line_error(fmt, line, len);
+	if (!logp95_skip_malformed(st, ctx ? ctx->flags : 0))
+		logp95_line_error(fmt, ctx, line, len);
+}
+
+/* ---------- per-call format and options ---------- */
+
+/*
+ * One call site's format and options, read on its first row and kept in
+ * fn_extra (again only when an argument changes, as logp95_format_arg
+ * does), and the scratch buffer where a route is built (templates, an
+ * absolute-form target without a path): no per-row palloc.
+ */
+typedef struct Logp95Call
+{
+	const lp_format_def *format;	/* the format; NULL for (route, latency) rows */
+	char	   *format_name;	/* the format argument as given */
+	int			format_len;		/* its length */
+	char	   *options;		/* the options argument as given (NULL: none) */
+	int			options_len;	/* its length */
+	lp_parse_ctx ctx;			/* the options' flags and the scratch buffer */
+	size_t		cap;			/* bytes at ctx.buf */
+} Logp95Call;
+
+/* A copy of s[0 .. len) in the call site's context, replacing old. */
+static char *
+logp95_call_copy(FunctionCallInfo fcinfo, char *old, const char *s, int len)
+{
+	char	   *c = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len > 0 ? len : 1);
+
+	memcpy(c, s, len);
+	if (old)
+		pfree(old);
+	return c;
+}
+
+/*
+ * Read an options argument into flags: ERROR 22023 for an unknown word, a
+ * conflict, or a lines-only option given for (route, latency) rows.
+ */
+static unsigned
+logp95_options_named(const char *s, int len, bool lines)
+{
+	unsigned	flags;
+	const char *w;
+	size_t		wlen;
+	const lp_option_def *o;
+
+	switch (lp_parse_options(s, (size_t) len, &flags, &w, &wlen))
+	{
+		case LP_OPTS_OK:
+			break;
+		case LP_OPTS_UNKNOWN:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown logp95_agg option \"%s\"", logp95_quote(w, wlen)),
+					 errhint("Options are a comma-separated list of: %s.", lp_option_names())));
+			break;
+		case LP_OPTS_CONFLICT:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("logp95_agg option \"%s\" conflicts with an earlier option",
+							logp95_quote(w, wlen)),
+					 errhint("Give one of \"skip\" and \"error\".")));
+			break;
+	}
+	for (o = lp_options; !lines && o->name; o++)
+	{
+		if (o->lines_only && (flags & o->flag))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("logp95_agg option \"%s\" applies only to log lines", o->name),
+					 errhint("logp95_agg(route, latency_ms, options) takes: skip, error, templates.")));
+	}
+	return flags;
+}
+
+/*
+ * The call site's format (text argument fmt_argno, or -1 for (route,
+ * latency) rows) and options (text argument opt_argno, or -1; NULL: none).
+ * The caller checked that the format argument is not NULL.
+ */
+static Logp95Call *
+logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
+{
+	Logp95Call *call = (Logp95Call *) fcinfo->flinfo->fn_extra;
+	text	   *ft = fmt_argno >= 0 ? PG_GETARG_TEXT_PP(fmt_argno) : NULL;
+	text	   *ot = opt_argno >= 0 && !PG_ARGISNULL(opt_argno) ? PG_GETARG_TEXT_PP(opt_argno) : NULL;
+
+	if (call == NULL)
+	{
+		call = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Logp95Call));
+		fcinfo->flinfo->fn_extra = call;
+	}
+	if (ft && unlikely(call->format_name == NULL ||
+					   call->format_len != (int) VARSIZE_ANY_EXHDR(ft) ||
+					   memcmp(call->format_name, VARDATA_ANY(ft), call->format_len) != 0))
+	{
+		call->format = logp95_format_named(VARDATA_ANY(ft), (int) VARSIZE_ANY_EXHDR(ft));
+		call->format_len = (int) VARSIZE_ANY_EXHDR(ft);
+		call->format_name = logp95_call_copy(fcinfo, call->format_name,
+											 VARDATA_ANY(ft), call->format_len);
+	}
+	if (ot == NULL)
+	{
+		if (call->options)
+			pfree(call->options);
+		call->options = NULL;
+		call->ctx.flags = 0;
+	}
+	else if (unlikely(call->options == NULL ||
+					  call->options_len != (int) VARSIZE_ANY_EXHDR(ot) ||
+					  memcmp(call->options, VARDATA_ANY(ot), call->options_len) != 0))
+	{
+		call->ctx.flags = logp95_options_named(VARDATA_ANY(ot), (int) VARSIZE_ANY_EXHDR(ot),
+											   fmt_argno >= 0);
+		call->options_len = (int) VARSIZE_ANY_EXHDR(ot);
+		call->options = logp95_call_copy(fcinfo, call->options, VARDATA_ANY(ot),
+										 call->options_len);
+	}
+	return call;
+}
+
+/* Make the call's scratch buffer hold a route built from len bytes. */
+static inline void
+logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
+{
+	size_t		need = LP_ROUTE_BUF_SIZE(len);
+
+	if (likely(need <= call->cap))
+		return;
+	need = Max(need, Max(2 * call->cap, 256));
+	if (call->ctx.buf)
+		pfree(call->ctx.buf);
+	call->ctx.buf = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, need);
+	call->cap = need;
 }
 
 /* ---------- transitions ---------- */
@@ -142,7 +300,7 @@ logp95_agg_line_trans(PG_FUNCTION_ARGS)
 			logp95_check(rc);
 	}
 	else
-		logp95_malformed_line(st, LP_FORMAT_DEFAULT, line, len);
+		logp95_malformed_line(st, LP_FORMAT_DEFAULT, NULL, line, len);
 	PG_RETURN_POINTER(st);
 }
 
@@ -161,7 +319,7 @@ logp95_agg_pair_trans(PG_FUNCTION_ARGS)
 	latency = PG_GETARG_INT64(2);
 	if (latency < 0)
 	{
-		if (!logp95_skip_malformed(st))
+		if (!logp95_skip_malformed(st, 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("latency %lld is negative", (long long) latency),
@@ -174,12 +332,15 @@ logp95_agg_pair_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-PG_FUNCTION_INFO_V1(logp95_agg_format_trans);
-/* logp95_agg(line text, format text): parse one line of the named format and count it. */
-Datum
-logp95_agg_format_trans(PG_FUNCTION_ARGS)
+/*
+ * logp95_agg(line, format [, options]): parse one line of the named format
+ * with the call's options (argument opt_argno, -1 for none) and count it.
+ */
+static Datum
+logp95_agg_format_common(FunctionCallInfo fcinfo, int opt_argno, const char *fname)
 {
-	lp_state   *st = logp95_state_get(fcinfo, "logp95_agg_format_trans");
+	lp_state   *st = logp95_state_get(fcinfo, fname);
+	Logp95Call *call;
 	const lp_format_def *fmt;
 	text	   *t;
 	const char *line;
@@ -188,16 +349,86 @@ logp95_agg_format_trans(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(2))
 		PG_RETURN_POINTER(st);
-	fmt = logp95_format_arg(fcinfo, 2);
+	call = logp95_call_get(fcinfo, 2, opt_argno);
+	fmt = call->format;
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
 	t = PG_GETARG_TEXT_PP(1);
 	line = VARDATA_ANY(t);
 	len = VARSIZE_ANY_EXHDR(t);
-	if (unlikely(fmt->parse(line, len, fmt, &lf) != LP_LINE_OK))
-		logp95_malformed_line(st, fmt, line, len);
+	/* a route may be built: templates, or a query string kept */
+	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
+		logp95_call_scratch(fcinfo, call, len);
+	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_LINE_OK))
+		logp95_malformed_line(st, fmt, &call->ctx, line, len);
 	else
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
+	PG_RETURN_POINTER(st);
+}
+
+PG_FUNCTION_INFO_V1(logp95_agg_format_trans);
+/* logp95_agg(line text, format text): parse one line of the named format and count it. */
+Datum
+logp95_agg_format_trans(PG_FUNCTION_ARGS)
+{
+	return logp95_agg_format_common(fcinfo, -1, "logp95_agg_format_trans");
+}
+
+PG_FUNCTION_INFO_V1(logp95_agg_format_opts_trans);
+/*
+ * logp95_agg(line text, format text, options text): the same with per-call
+ * options (skip | error, templates, query; see lp_options[]).
+ */
+Datum
+logp95_agg_format_opts_trans(PG_FUNCTION_ARGS)
+{
+	return logp95_agg_format_common(fcinfo, 3, "logp95_agg_format_opts_trans");
+}
+
+PG_FUNCTION_INFO_V1(logp95_agg_pair_opts_trans);
+/*
+ * logp95_agg(route text, latency_ms bigint, options text): one structured
+ * row with per-call options (skip | error, templates).
+ */
+Datum
+logp95_agg_pair_opts_trans(PG_FUNCTION_ARGS)
+{
+	lp_state   *st = logp95_state_get(fcinfo, "logp95_agg_pair_opts_trans");
+	Logp95Call *call = logp95_call_get(fcinfo, -1, 3);
+	text	   *route;
+	const char *r;
+	size_t		n;
+	int64		latency;
+
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_POINTER(st);
+	route = PG_GETARG_TEXT_PP(1);
+	r = VARDATA_ANY(route);
+	n = VARSIZE_ANY_EXHDR(route);
+	latency = PG_GETARG_INT64(2);
+	if (latency < 0)
+	{
+		if (!logp95_skip_malformed(st, call->ctx.flags))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("latency %lld is negative", (long long) latency),
+					 errdetail("The route was \"%s\".", logp95_quote(r, n)),
+					 errhint("Pass the option 'skip' or set logp95.on_malformed to \"skip\" to count such rows instead.")));
+		PG_RETURN_POINTER(st);
+	}
+	if (call->ctx.flags & LP_OPT_TEMPLATES)
+	{
+		size_t		m;
+
+		logp95_call_scratch(fcinfo, call, n);
+		m = lp_route_template(r, n, 0, 1, call->ctx.buf);
+		if (m > 0)
+		{
+			r = call->ctx.buf;
+			n = m;
+		}
+	}
+	logp95_check(lp_state_add_pipelined(st, r, n, latency));
 	PG_RETURN_POINTER(st);
 }
 

@@ -12,37 +12,18 @@
 #include "lp_ts.h"
 
 /*
- * Raise the 22007 error for a timestamp of format `fmt` that did not parse;
- * the hint, how that format writes its timestamp, comes from lp_formats[].
+ * The UTC instants logp95_line_ts gives: years 0001 to 9999 in UTC, the
+ * range every timestamp reader accepts as written (lp_ts.h).
  */
-pg_noreturn static void
-logp95_ts_error(lp_ts_status st, const lp_ts *t, const lp_format_def *fmt,
-				const char *line, size_t len)
-{
-	const char *msg;
+#define LOGP95_TS_MIN INT64CONST(-63082281600000000)	/* 0001-01-01 00:00:00 */
+#define LOGP95_TS_END INT64CONST(252455616000000000)	/* 10000-01-01 00:00:00 */
 
-	if (st == LP_TS_MISSING)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_DATETIME_FORMAT),
-				 errmsg("log line has no timestamp"),
-				 logp95_errdetail_line(line, len),
-				 errhint("%s", fmt->ts_hint)));
-	if (t->field == LP_TS_F_END)
-		msg = gettext_noop("invalid timestamp \"%s\" in log line: unexpected characters after the last field");
-	else if (st == LP_TS_RANGE)
-		msg = gettext_noop("invalid timestamp \"%s\" in log line: %s is out of range");
-	else
-		msg = gettext_noop("invalid timestamp \"%s\" in log line: %s is malformed");
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_DATETIME_FORMAT),
-			 errmsg(msg, logp95_quote(t->text, t->text_len), lp_ts_field_name(t->field)),
-			 logp95_errdetail_line(line, len),
-			 errhint("%s", fmt->ts_hint)));
-}
-
-/* A parsed timestamp as a PostgreSQL timestamp: the offset is subtracted (UTC). */
-static Timestamp
-logp95_ts_value(const lp_ts *t)
+/*
+ * A parsed timestamp as a PostgreSQL timestamp: the offset is subtracted
+ * (UTC).  False when the instant falls outside years 0001 to 9999 in UTC.
+ */
+static bool
+logp95_ts_value(const lp_ts *t, Timestamp *out)
 {
 	struct pg_tm tm;
 	Timestamp	ts;
@@ -55,46 +36,52 @@ logp95_ts_value(const lp_ts *t)
 	tm.tm_min = t->minute;
 	tm.tm_sec = t->second;
 	if (tm2timestamp(&tm, 0, NULL, &ts) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("timestamp out of range")));
+		return false;
 	/* usec may be 1000000 after rounding: adding it carries into the second */
 	ts += (int64) t->usec - (int64) t->offset_sec * USECS_PER_SEC;
-	if (!IS_VALID_TIMESTAMP(ts))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("timestamp out of range")));
-	return ts;
+	if (ts < LOGP95_TS_MIN || ts >= LOGP95_TS_END)
+		return false;
+	*out = ts;
+	return true;
 }
 
-/* The timestamp of one line in format `fmt`, or the 22007 error. */
-static Timestamp
-logp95_line_ts_in(text *t, const lp_format_def *fmt)
+/*
+ * The timestamp of one line in format `fmt`, or false when it has none
+ * that is well formed: the caller returns NULL.  Never an error, so that
+ * no line a server writes can make an INSERT or COPY into a table indexed
+ * on logp95_line_ts fail.
+ */
+static bool
+logp95_line_ts_in(text *t, const lp_format_def *fmt, Timestamp *out)
 {
-	const char *line = VARDATA_ANY(t);
-	size_t		len = VARSIZE_ANY_EXHDR(t);
 	lp_ts		ts;
-	lp_ts_status st = fmt->read_ts(line, len, &ts);
 
-	if (st != LP_TS_OK)
-		logp95_ts_error(st, &ts, fmt, line, len);
-	return logp95_ts_value(&ts);
+	if (fmt->read_ts(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ts) != LP_TS_OK)
+		return false;
+	return logp95_ts_value(&ts, out);
 }
 
 PG_FUNCTION_INFO_V1(logp95_line_ts);
-/* logp95_line_ts(line text): the timestamp of a default-format line. */
+/* logp95_line_ts(line text): the timestamp of a default-format line, or NULL. */
 Datum
 logp95_line_ts(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TIMESTAMP(logp95_line_ts_in(PG_GETARG_TEXT_PP(0), LP_FORMAT_DEFAULT));
+	Timestamp	ts;
+
+	if (!logp95_line_ts_in(PG_GETARG_TEXT_PP(0), LP_FORMAT_DEFAULT, &ts))
+		PG_RETURN_NULL();
+	PG_RETURN_TIMESTAMP(ts);
 }
 
 PG_FUNCTION_INFO_V1(logp95_line_ts_format);
-/* logp95_line_ts(line text, format text): the timestamp of a line in a named format. */
+/* logp95_line_ts(line text, format text): the timestamp of a line in a named format, or NULL. */
 Datum
 logp95_line_ts_format(PG_FUNCTION_ARGS)
 {
 	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	Timestamp	ts;
 
-	PG_RETURN_TIMESTAMP(logp95_line_ts_in(PG_GETARG_TEXT_PP(0), fmt));
+	if (!logp95_line_ts_in(PG_GETARG_TEXT_PP(0), fmt, &ts))
+		PG_RETURN_NULL();
+	PG_RETURN_TIMESTAMP(ts);
 }

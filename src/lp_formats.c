@@ -2,9 +2,11 @@
 #include "lp_formats.h"
 
 static lp_line_status lp_default_parse(const char *line, size_t len,
-									   const lp_format_def *fmt, lp_fields *out);
+									   const lp_format_def *fmt,
+									   const lp_parse_ctx *ctx, lp_fields *out);
 static lp_line_status lp_combined_parse(const char *line, size_t len,
-										const lp_format_def *fmt, lp_fields *out);
+										const lp_format_def *fmt,
+										const lp_parse_ctx *ctx, lp_fields *out);
 
 /* How the timestamps are written, for error hints. */
 #define LP_HINT_ISO "The first field of a line is written as YYYY-MM-DDTHH:MM:SS, optionally followed by a fraction of a second and by Z or a UTC offset such as +02:00."
@@ -71,9 +73,140 @@ lp_format_names(void)
 	return names;
 }
 
+/* ---------- route templates ---------- */
+
+/* Is c a hex digit (either case)? */
+static inline int
+lp_is_hex(unsigned char c)
+{
+	return (unsigned) (c - '0') <= 9 || (unsigned) ((c | 0x20) - 'a') <= 5;
+}
+
+/* The placeholder of one path segment s[0..n), or NULL when it stays. */
+static const char *
+lp_segment_placeholder(const char *s, size_t n, size_t *plen)
+{
+	size_t		i;
+	size_t		digits = 0;
+
+	if (n == 0)
+		return NULL;
+	for (i = 0; i < n; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if ((unsigned) (c - '0') <= 9)
+			digits++;
+		else if (!lp_is_hex(c))
+			break;
+	}
+	if (i == n)
+	{
+		if (digits == n)
+		{
+			*plen = 3;
+			return ":id";
+		}
+		if (n >= 16 && digits > 0)
+		{
+			*plen = 4;
+			return ":hex";
+		}
+		return NULL;
+	}
+	if (n == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-')
+	{
+		for (i = 0; i < n; i++)
+		{
+			if (i == 8 || i == 13 || i == 18 || i == 23)
+				continue;
+			if (!lp_is_hex((unsigned char) s[i]))
+				return NULL;
+		}
+		*plen = 5;
+		return ":uuid";
+	}
+	return NULL;
+}
+
+/* See lp_formats.h. */
+size_t
+lp_route_template(const char *r, size_t n, int slash, int templates, char *buf)
+{
+	const char *end = r + n;
+	const char *qm = n > 0 ? memchr(r, '?', n) : NULL;
+	const char *path_end = qm ? qm : end;
+	const char *copied = r;		/* r[.. copied) is in buf already */
+	const char *s = r;
+	char	   *o = buf;
+	int			built = slash;
+
+	if (slash)
+		*o++ = '/';
+	while (templates && s < path_end)
+	{
+		const char *e = memchr(s, '/', (size_t) (path_end - s));
+		const char *ph;
+		size_t		plen;
+
+		if (!e)
+			e = path_end;
+		if ((ph = lp_segment_placeholder(s, (size_t) (e - s), &plen)) != NULL)
+		{
+			memcpy(o, copied, (size_t) (s - copied));
+			o += s - copied;
+			memcpy(o, ph, plen);
+			o += plen;
+			copied = e;
+			built = 1;
+		}
+		if (e == path_end)
+			break;
+		s = e + 1;
+	}
+	if (!built)
+		return 0;
+	memcpy(o, copied, (size_t) (end - copied));
+	o += end - copied;
+	return (size_t) (o - buf);
+}
+
+/*
+ * The route of a parsed line, with the call's templates applied: a slice
+ * of the line when nothing changes, else built in ctx->buf.
+ */
+static void
+lp_route_finish(const lp_parse_ctx *ctx, const char *r, size_t n, int slash,
+				lp_fields *out)
+{
+	int			templates = ctx && (ctx->flags & LP_OPT_TEMPLATES);
+	size_t		m;
+
+	out->route = r;
+	out->route_len = n;
+	if (!templates && !slash)
+		return;
+	if (!ctx || !ctx->buf)
+	{
+		/* no scratch (the caller's promise broken): drop the query string */
+		out->route = "/";
+		out->route_len = 1;
+		return;
+	}
+	m = lp_route_template(r, n, slash, templates, ctx->buf);
+	if (m > 0)
+	{
+		out->route = ctx->buf;
+		out->route_len = m;
+	}
+}
+
+/* ---------- the table's parsers ---------- */
+
 /* The default format's entry: lp_parse_line, its statuses renamed. */
 static lp_line_status
-lp_default_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fields *out)
+lp_default_parse(const char *line, size_t len, const lp_format_def *fmt,
+				 const lp_parse_ctx *ctx, lp_fields *out)
 {
 	lp_line		pl;
 	lp_parse_status st = lp_parse_line(line, len, &pl);
@@ -84,6 +217,7 @@ lp_default_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fiel
 	switch (st)
 	{
 		case LP_PARSE_OK:
+			lp_route_finish(ctx, pl.route, pl.route_len, 0, out);
 			return LP_LINE_OK;
 		case LP_PARSE_TOO_FEW_FIELDS:
 			return LP_LINE_TOO_FEW_FIELDS;
@@ -95,13 +229,15 @@ lp_default_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fiel
 	return LP_LINE_BAD_LATENCY;
 }
 
-/* The combined formats' entries: lp_parse_combined with the entry's flags. */
+/* The combined formats' entries: lp_parse_combined with the entry's and the call's flags. */
 static lp_line_status
-lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fields *out)
+lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
+				  const lp_parse_ctx *ctx, lp_fields *out)
 {
 	lp_cline	cl;
-	lp_cparse_status st = lp_parse_combined(line, len, fmt->flags, &cl);
-	int			noreq = st == LP_C_BAD_REQUEST;
+	unsigned	flags = fmt->flags | (ctx ? (ctx->flags & LP_FMT_KEEP_QUERY) : 0);
+	lp_cparse_status st = lp_parse_combined(line, len, flags, &cl);
+	int			noreq = st == LP_C_BAD_REQUEST || st == LP_C_NOT_HTTP;
 	lp_fields	f = {cl.route, cl.route_len, cl.latency,
 		/* the field an error is about: the request when it has no path */
 		noreq ? cl.request : cl.bad, noreq ? cl.request_len : cl.bad_len,
@@ -111,6 +247,7 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fie
 	switch (st)
 	{
 		case LP_C_OK:
+			lp_route_finish(ctx, cl.route, cl.route_len, cl.route_slash, out);
 			return LP_LINE_OK;
 		case LP_C_NO_TIME:
 			return LP_LINE_NO_TIME;
@@ -118,6 +255,8 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fie
 			return LP_LINE_NO_REQUEST;
 		case LP_C_BAD_REQUEST:
 			return LP_LINE_BAD_REQUEST;
+		case LP_C_NOT_HTTP:
+			return LP_LINE_NOT_HTTP;
 		case LP_C_UNTERMINATED:
 			return LP_LINE_UNTERMINATED;
 		case LP_C_TOO_FEW_FIELDS:
@@ -129,6 +268,138 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt, lp_fie
 	}
 	return (fmt->flags & LP_FMT_MICROS) ? LP_LINE_BAD_MICROS : LP_LINE_BAD_SECONDS;
 }
+
+/* See lp_formats.h. */
+const lp_format_def *
+lp_format_guess(const char *line, size_t len)
+{
+	const lp_format_def *f;
+	const lp_format_def *guess = NULL;
+	lp_cline	cl;
+	lp_cparse_status st;
+
+	for (f = lp_formats + 1; f->name; f++)
+	{
+		lp_fields	lf;
+
+		if (f->parse == lp_default_parse || (f->flags & LP_FMT_KEEP_QUERY))
+			continue;
+		if (f->parse(line, len, f, NULL, &lf) == LP_LINE_OK)
+			guess = f;
+	}
+	if (guess)
+		return guess;
+	/* a combined line with some other problem: a [time] and a request */
+	st = lp_parse_combined(line, len, 0, &cl);
+	if (st != LP_C_NO_TIME && st != LP_C_NO_REQUEST)
+		return lp_format_lookup("combined", 8);
+	return NULL;
+}
+
+/* ---------- per-call options ---------- */
+
+/* See lp_formats.h: every option of logp95_agg(..., options). */
+const lp_option_def lp_options[] = {
+	/* count malformed lines, whatever logp95.on_malformed says */
+	{"skip", LP_OPT_SKIP, LP_OPT_ERROR, 0},
+	/* raise an error on a malformed line, whatever logp95.on_malformed says */
+	{"error", LP_OPT_ERROR, LP_OPT_SKIP, 0},
+	/* fold ids in the route's path into :id, :uuid, :hex */
+	{"templates", LP_OPT_TEMPLATES, 0, 0},
+	/* keep the query string in the route (as the _query formats do) */
+	{"query", LP_FMT_KEEP_QUERY, 0, 1},
+	{NULL, 0, 0, 0}
+};
+
+/* See lp_formats.h. */
+lp_opts_status
+lp_parse_options(const char *s, size_t len, unsigned *flags,
+				 const char **word, size_t *word_len)
+{
+	const char *end = s + len;
+	const char *p = s;
+
+	*flags = 0;
+	while (p < end && LP_IS_BLANK(*p))
+		p++;
+	if (p == end)
+		return LP_OPTS_OK;		/* "" or blanks: no options */
+	for (;;)
+	{
+		const char *w = p;
+		const char *we;
+		const char *next;
+		const lp_option_def *o;
+
+		while (w < end && LP_IS_BLANK(*w))
+			w++;
+		next = w;
+		while (next < end && *next != ',')
+			next++;
+		we = next;
+		while (we > w && LP_IS_BLANK(we[-1]))
+			we--;
+		*word = w;
+		*word_len = (size_t) (we - w);
+		for (o = lp_options; o->name; o++)
+		{
+			if (strlen(o->name) == *word_len && memcmp(o->name, w, *word_len) == 0)
+				break;
+		}
+		if (!o->name)
+			return LP_OPTS_UNKNOWN;
+		if (*flags & o->conflicts)
+			return LP_OPTS_CONFLICT;
+		*flags |= o->flag;
+		if (next == end)
+			return LP_OPTS_OK;
+		p = next + 1;			/* past the comma */
+	}
+}
+
+/* See lp_formats.h. */
+const lp_option_def *
+lp_option_by_flag(unsigned flag)
+{
+	const lp_option_def *o;
+
+	for (o = lp_options; o->name; o++)
+	{
+		if (o->flag == flag)
+			return o;
+	}
+	return NULL;
+}
+
+/* See lp_formats.h: built from the table on the first call. */
+const char *
+lp_option_names(void)
+{
+	static char names[LP_FORMAT_NAMES_MAX];
+	const lp_option_def *o;
+	size_t		n = 0;
+
+	if (names[0])
+		return names;
+	for (o = lp_options; o->name; o++)
+	{
+		size_t		len = strlen(o->name);
+
+		if (n + len + 3 > sizeof(names))
+			break;				/* cannot happen with the table above */
+		if (n > 0)
+		{
+			memcpy(names + n, ", ", 2);
+			n += 2;
+		}
+		memcpy(names + n, o->name, len);
+		n += len;
+	}
+	names[n] = '\0';
+	return names;
+}
+
+/* ---------- the combined parser ---------- */
 
 /* See lp_formats.h. */
 lp_cparse_status
@@ -197,28 +468,54 @@ lp_parse_micros_ms(const char *s, size_t len, int64_t *ms)
 }
 
 /*
- * Find the "[...]" field: skip leading blanks and the client address, then
- * take the first '[' and the next ']'.  Returns the byte after ']' or NULL.
+ * The '"' that opens the request: the first '"' at the start of the line or
+ * after a blank, or NULL.  Such a '"' is never escaped (the byte before it
+ * is not a backslash), and nginx escapes the '"' of a user name.
  */
-static const char *
-lp_find_time(const char *line, const char *end, const char **time, size_t *time_len)
+static inline const char *
+lp_find_request(const char *line, const char *end)
 {
 	const char *p = line;
-	const char *lb;
+
+	while (p < end)
+	{
+		const char *q = memchr(p, '"', (size_t) (end - p));
+
+		if (!q)
+			return NULL;
+		if (q == line || LP_IS_BLANK(q[-1]))
+			return q;
+		p = q + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Find the "[...]" field before limit (the request's quote, or the end of
+ * the line): the last '[' before limit and the first ']' after it.  Returns
+ * the byte after ']' or NULL.
+ */
+static inline const char *
+lp_find_time(const char *line, const char *limit, const char **time, size_t *time_len)
+{
+	const char *lb = NULL;
+	const char *p = line;
+	const char *x;
 	const char *rb;
 
-	while (p < end && LP_IS_BLANK(*p))
-		p++;
-	while (p < end && !LP_IS_BLANK(*p))
-		p++;
-	lb = p < end ? memchr(p, '[', (size_t) (end - p)) : NULL;
+	/* forward with memchr: a line has few '[', and this is faster than a byte loop back */
+	while (p < limit && (x = memchr(p, '[', (size_t) (limit - p))) != NULL)
+	{
+		lb = x + 1;
+		p = lb;
+	}
 	if (!lb)
 		return NULL;
-	rb = memchr(lb + 1, ']', (size_t) (end - lb - 1));
+	rb = memchr(lb, ']', (size_t) (limit - lb));
 	if (!rb)
 		return NULL;
-	*time = lb + 1;
-	*time_len = (size_t) (rb - lb - 1);
+	*time = lb;
+	*time_len = (size_t) (rb - lb);
 	return rb + 1;
 }
 
@@ -246,6 +543,94 @@ lp_close_quote(const char *p, const char *end)
 	return NULL;
 }
 
+/* RFC 9110 tchar: the bytes of an HTTP method. */
+static const unsigned char lp_tchar[256] = {
+	['!'] = 1,['#'] = 1,['$'] = 1,['%'] = 1,['&'] = 1,['\''] = 1,['*'] = 1,
+	['+'] = 1,['-'] = 1,['.'] = 1,['^'] = 1,['_'] = 1,['`'] = 1,['|'] = 1,['~'] = 1,
+	['0'] = 1,['1'] = 1,['2'] = 1,['3'] = 1,['4'] = 1,['5'] = 1,['6'] = 1,['7'] = 1,
+	['8'] = 1,['9'] = 1,
+	['A'] = 1,['B'] = 1,['C'] = 1,['D'] = 1,['E'] = 1,['F'] = 1,['G'] = 1,['H'] = 1,
+	['I'] = 1,['J'] = 1,['K'] = 1,['L'] = 1,['M'] = 1,['N'] = 1,['O'] = 1,['P'] = 1,
+	['Q'] = 1,['R'] = 1,['S'] = 1,['T'] = 1,['U'] = 1,['V'] = 1,['W'] = 1,['X'] = 1,
+	['Y'] = 1,['Z'] = 1,
+	['a'] = 1,['b'] = 1,['c'] = 1,['d'] = 1,['e'] = 1,['f'] = 1,['g'] = 1,['h'] = 1,
+	['i'] = 1,['j'] = 1,['k'] = 1,['l'] = 1,['m'] = 1,['n'] = 1,['o'] = 1,['p'] = 1,
+	['q'] = 1,['r'] = 1,['s'] = 1,['t'] = 1,['u'] = 1,['v'] = 1,['w'] = 1,['x'] = 1,
+	['y'] = 1,['z'] = 1
+};
+
+/* Is c a byte of a URI scheme after its first letter (ALPHA DIGIT + - .)? */
+static inline int
+lp_is_scheme(unsigned char c)
+{
+	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
+		c == '+' || c == '-' || c == '.';
+}
+
+/*
+ * The route of the request text rq[0..rq_end): METHOD SP TARGET [...].
+ * Sets out->route, out->route_len and out->route_slash.
+ */
+static lp_cparse_status
+lp_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline *out)
+{
+	const char *m = rq;
+	const char *t;
+	const char *te;
+
+	while (m < rq_end && lp_tchar[(unsigned char) *m])
+		m++;
+	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
+		return LP_C_BAD_REQUEST;	/* nginx's "-": no request line */
+	if (m == rq || m == rq_end || *m != ' ')
+		return LP_C_NOT_HTTP;
+	t = m + 1;
+	te = t;
+	while (te < rq_end && !LP_IS_BLANK(*te))
+		te++;
+	if (te == t)
+		return LP_C_NOT_HTTP;
+	/* the HTTP/2 connection preface, sent to an HTTP/1 port */
+	if (m - rq == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && *t == '*' &&
+		rq_end - te == 9 && memcmp(te, " HTTP/2.0", 9) == 0)
+		return LP_C_NOT_HTTP;
+
+	/* absolute form, scheme://authority[/path][?query]: the path counts */
+	if ((unsigned) ((*t | 0x20) - 'a') <= 25)
+	{
+		const char *s = t + 1;
+
+		while (s < te && lp_is_scheme((unsigned char) *s))
+			s++;
+		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
+		{
+			s += 3;
+			while (s < te && *s != '/' && *s != '?')
+				s++;
+			if (s == te || (*s == '?' && !(flags & LP_FMT_KEEP_QUERY)))
+			{
+				out->route = "/";
+				out->route_len = 1;
+				return LP_C_OK;
+			}
+			out->route_slash = *s == '?';
+			t = s;
+		}
+	}
+	out->route = t;
+	out->route_len = (size_t) (te - t);
+	if (!(flags & LP_FMT_KEEP_QUERY))
+	{
+		const char *qm = memchr(t, '?', (size_t) (te - t));
+
+		if (qm)
+			out->route_len = (size_t) (qm - t);
+	}
+	if (out->route_len == 0)
+		return LP_C_BAD_REQUEST;
+	return LP_C_OK;
+}
+
 /* See lp_formats.h. */
 lp_cparse_status
 lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
@@ -254,7 +639,6 @@ lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	const char *p;
 	const char *q;
 	const char *rq;
-	const char *rq_end;
 	const char *last = NULL;
 	size_t		last_len = 0;
 	int			last_quoted = 0;
@@ -269,48 +653,24 @@ lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	out->bad = NULL;
 	out->bad_len = 0;
 	out->tail_fields = 0;
+	out->route_slash = 0;
 	if (len > 0 && end[-1] == '\r')
 		end--;
 
-	/* [time] */
-	p = lp_find_time(line, end, &out->time, &out->time_len);
-	if (!p)
+	/* "request": the first field opened by a '"'; [time]: the last '[' before it */
+	rq = lp_find_request(line, end);
+	if (!lp_find_time(line, rq ? rq : end, &out->time, &out->time_len))
 		return LP_C_NO_TIME;
-
-	/* "request" */
-	while (p < end && LP_IS_BLANK(*p))
-		p++;
-	if (p == end || *p != '"')
+	if (!rq)
 		return LP_C_NO_REQUEST;
-	q = lp_close_quote(p, end);
+	q = lp_close_quote(rq, end);
 	if (!q)
 		return LP_C_UNTERMINATED;
-	out->request = p + 1;
-	out->request_len = (size_t) (q - p - 1);
-
-	/* method, then the request target: the route */
-	rq = out->request;
-	rq_end = q;
-	while (rq < rq_end && LP_IS_BLANK(*rq))
-		rq++;
-	while (rq < rq_end && !LP_IS_BLANK(*rq))
-		rq++;
-	while (rq < rq_end && LP_IS_BLANK(*rq))
-		rq++;
-	out->route = rq;
-	while (rq < rq_end && !LP_IS_BLANK(*rq))
-		rq++;
-	out->route_len = (size_t) (rq - out->route);
-	if (!(flags & LP_FMT_KEEP_QUERY))
-	{
-		const char *qm = out->route_len > 0 ?
-			memchr(out->route, '?', out->route_len) : NULL;
-
-		if (qm)
-			out->route_len = (size_t) (qm - out->route);
-	}
-	if (out->route_len == 0)
-		return LP_C_BAD_REQUEST;
+	out->request = rq + 1;
+	out->request_len = (size_t) (q - rq - 1);
+	st = lp_request_route(out->request, q, flags, out);
+	if (st != LP_C_OK)
+		return st;
 
 	/* status size "referer" "agent" ... request-time: the last field counts */
 	p = q + 1;
@@ -363,10 +723,12 @@ lp_combined_ts(const char *line, size_t len, lp_ts *out)
 	const char *end = line + len;
 	const char *time;
 	size_t		time_len;
+	const char *rq;
 
 	if (len > 0 && end[-1] == '\r')
 		end--;
-	if (!lp_find_time(line, end, &time, &time_len))
+	rq = lp_find_request(line, end);
+	if (!lp_find_time(line, rq ? rq : end, &time, &time_len))
 	{
 		out->field = LP_TS_F_NONE;
 		out->text = NULL;

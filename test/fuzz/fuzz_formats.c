@@ -417,7 +417,9 @@ snap(lp_cparse_status st, const lp_cline *c, const char *line)
 	cl_snap		s;
 
 	s.st = st;
-	s.route = off(c->route, line);
+	/* a route outside the line (the "/" of an absolute form) is -2 */
+	s.route = c->route && c->request && (c->route < c->request || c->route > c->request + c->request_len) ?
+		-2 : off(c->route, line);
 	s.route_len = c->route_len;
 	s.latency = st == LP_C_OK ? c->latency : -1;
 	s.time = off(c->time, line);
@@ -460,8 +462,19 @@ last_field(const char *line, size_t len, const char **s, size_t *n)
 	*n = (size_t) (end - p);
 }
 
+/* Is c an RFC 9110 tchar? */
+static int
+is_tchar(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+		(c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+}
+
 /*
- * Invariants of one combined parse of line[0..len) under format f.
+ * Invariants of one combined parse of line[0..len) under format f, from
+ * the rules of issue 12 written again here: the request is the first '"'
+ * at the start of the line or after a blank; the time the last '[' before
+ * it up to the first ']' after that.
  */
 static void
 check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
@@ -469,46 +482,38 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 {
 	const char *end = line + len;
 	const char *p;
+	const char *ro = NULL;
+	const char *lb = NULL;
+	const char *rb = NULL;
+	const char *limit;
 	size_t		i;
 
 	if (len > 0 && end[-1] == '\r')
 		end--;
-	FUZZ_ASSERT(st >= LP_C_OK && st <= LP_C_LATENCY_RANGE);
-	if (st == LP_C_NO_TIME)
+	FUZZ_ASSERT(st >= LP_C_OK && st <= LP_C_NOT_HTTP);
+	for (p = line; p < end && !ro; p++)
+		if (*p == '"' && (p == line || is_blank(p[-1])))
+			ro = p;
+	limit = ro ? ro : end;
+	for (p = line; p < limit; p++)
+		if (*p == '[')
+			lb = p;
+	if (lb)
+		rb = memchr(lb + 1, ']', (size_t) (limit - lb - 1));
+	if (!rb)
 	{
+		FUZZ_ASSERT(st == LP_C_NO_TIME);
 		FUZZ_ASSERT(c->time == NULL && c->request == NULL && c->route == NULL);
-		/* really no '[' ... ']' after the first field */
-		p = line;
-		while (p < end && is_blank(*p))
-			p++;
-		while (p < end && !is_blank(*p))
-			p++;
-		p = memchr(p, '[', (size_t) (end - p));
-		FUZZ_ASSERT(p == NULL || memchr(p, ']', (size_t) (end - p)) == NULL);
 		return;
 	}
-
-	/* the time: between the first '[' after the client address and the next ']' */
-	FUZZ_ASSERT(c->time != NULL && c->time > line && inside(c->time, c->time_len, line, len));
-	FUZZ_ASSERT(c->time[-1] == '[' && c->time + c->time_len < end &&
-				c->time[c->time_len] == ']');
-	FUZZ_ASSERT(memchr(c->time, ']', c->time_len) == NULL);
-	p = line;
-	while (p < end && is_blank(*p))
-		p++;
-	while (p < end && !is_blank(*p))
-		p++;
-	FUZZ_ASSERT(p < c->time && memchr(p, '[', (size_t) (c->time - 1 - p)) == NULL);
-
-	if (st == LP_C_NO_REQUEST)
+	FUZZ_ASSERT(st != LP_C_NO_TIME);
+	FUZZ_ASSERT(c->time == lb + 1 && c->time_len == (size_t) (rb - lb - 1));
+	if (!ro)
 	{
-		FUZZ_ASSERT(c->request == NULL && c->route == NULL);
-		p = c->time + c->time_len + 1;
-		while (p < end && is_blank(*p))
-			p++;
-		FUZZ_ASSERT(p == end || *p != '"');
+		FUZZ_ASSERT(st == LP_C_NO_REQUEST && c->request == NULL && c->route == NULL);
 		return;
 	}
+	FUZZ_ASSERT(st != LP_C_NO_REQUEST);
 	if (c->request == NULL)
 	{
 		/* only an unterminated request leaves it unset */
@@ -516,12 +521,10 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 		return;
 	}
 
-	/* the request: quoted, after blanks after ']', no unescaped quote inside */
+	/* the request: quoted, opened at ro, no unescaped quote inside */
+	FUZZ_ASSERT(c->request == ro + 1);
 	FUZZ_ASSERT(inside(c->request, c->request_len, line, (size_t) (end - line)));
-	FUZZ_ASSERT(c->request[-1] == '"' && c->request + c->request_len < end &&
-				c->request[c->request_len] == '"');
-	for (p = c->time + c->time_len + 1; p < c->request - 1; p++)
-		FUZZ_ASSERT(is_blank(*p));
+	FUZZ_ASSERT(c->request + c->request_len < end && c->request[c->request_len] == '"');
 	for (i = 0; i < c->request_len; i++)
 	{
 		FUZZ_ASSERT(c->request[i] != '"');
@@ -530,35 +533,37 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 	}
 	FUZZ_ASSERT(i == c->request_len);
 
-	/* the route: the second blank-separated word of the request */
-	FUZZ_ASSERT(c->route != NULL &&
-				inside(c->route, c->route_len, c->request, c->request_len));
-	for (i = 0; i < c->route_len; i++)
+	if (st == LP_C_BAD_REQUEST || st == LP_C_NOT_HTTP)
 	{
-		FUZZ_ASSERT(!is_blank(c->route[i]));
-		if (!(f & LP_FMT_KEEP_QUERY))
-			FUZZ_ASSERT(c->route[i] != '?');
-	}
-	if (st == LP_C_BAD_REQUEST)
-	{
-		FUZZ_ASSERT(c->route_len == 0 && c->tail_fields == 0 && c->bad == NULL);
+		FUZZ_ASSERT(c->tail_fields == 0 && c->bad == NULL);
+		if (st == LP_C_BAD_REQUEST)
+			FUZZ_ASSERT(c->route_len == 0 || (c->request_len == 1 && c->request[0] == '-'));
 		return;
 	}
-	FUZZ_ASSERT(c->route_len > 0);
-	FUZZ_ASSERT(c->route > c->request && is_blank(c->route[-1]));
-	p = c->route + c->route_len;
-	FUZZ_ASSERT(p == c->request + c->request_len || is_blank(*p) ||
-				(!(f & LP_FMT_KEEP_QUERY) && *p == '?'));
-	/* before the route: blanks, one word (the method), blanks */
-	p = c->request;
-	while (p < c->route && is_blank(*p))
-		p++;
-	FUZZ_ASSERT(p < c->route && !is_blank(*p));
-	while (p < c->route && !is_blank(*p))
-		p++;
-	while (p < c->route && is_blank(*p))
-		p++;
-	FUZZ_ASSERT(p == c->route);
+	/* METHOD SP: one or more tchars and a space */
+	for (i = 0; i < c->request_len && is_tchar((unsigned char) c->request[i]); i++)
+		;
+	FUZZ_ASSERT(i > 0 && i < c->request_len && c->request[i] == ' ');
+	FUZZ_ASSERT(!(c->request_len == 14 && memcmp(c->request, "PRI * HTTP/2.0", 14) == 0));
+	/* the route: inside the target, or the "/" of an absolute form without a path */
+	FUZZ_ASSERT(c->route != NULL && c->route_len > 0);
+	if (!inside(c->route, c->route_len, c->request, c->request_len))
+		FUZZ_ASSERT(c->route_len == 1 && c->route[0] == '/' && !c->route_slash);
+	else
+	{
+		FUZZ_ASSERT(c->route > c->request + i);
+		FUZZ_ASSERT(c->route == c->request + i + 1 || c->route[0] == '/' || c->route[0] == '?');
+		FUZZ_ASSERT(!c->route_slash || ((f & LP_FMT_KEEP_QUERY) && c->route[0] == '?'));
+		for (i = 0; i < c->route_len; i++)
+		{
+			FUZZ_ASSERT(!is_blank(c->route[i]));
+			if (!(f & LP_FMT_KEEP_QUERY))
+				FUZZ_ASSERT(c->route[i] != '?');
+		}
+		p = c->route + c->route_len;
+		FUZZ_ASSERT(p == c->request + c->request_len || is_blank(*p) ||
+					(!(f & LP_FMT_KEEP_QUERY) && *p == '?'));
+	}
 
 	if (st == LP_C_UNTERMINATED || st == LP_C_TOO_FEW_FIELDS)
 	{
@@ -618,9 +623,20 @@ check_query_pair(lp_cparse_status sd, const lp_cline *d,
 {
 	FUZZ_ASSERT(d->time == k->time && d->time_len == k->time_len);
 	FUZZ_ASSERT(d->request == k->request && d->request_len == k->request_len);
-	FUZZ_ASSERT(d->route == k->route && d->route_len <= k->route_len);
-	if (d->route != NULL && d->route_len < k->route_len)
-		FUZZ_ASSERT(k->route[d->route_len] == '?');
+	if (k->route_slash)
+	{
+		/* an absolute form with a query and no path: "/" and "/" + query */
+		FUZZ_ASSERT(d->route_len == 1 && d->route[0] == '/');
+		FUZZ_ASSERT(k->route_len > 0 && k->route[0] == '?');
+	}
+	else if (d->route_len == 1 && d->route[0] == '/' && d->route != k->route)
+		FUZZ_ASSERT(k->route_len == 1 && k->route[0] == '/');	/* no path, no query */
+	else
+	{
+		FUZZ_ASSERT(d->route == k->route && d->route_len <= k->route_len);
+		if (d->route != NULL && d->route_len < k->route_len)
+			FUZZ_ASSERT(k->route[d->route_len] == '?');
+	}
 	if (sd == LP_C_BAD_REQUEST)
 	{
 		/* nothing but a query string, or nothing at all */
@@ -698,7 +714,7 @@ check_unit_rewrite(const char *line, size_t len, unsigned fsec, unsigned fus,
 		buf = malloc(len + (size_t) tn);
 		sr = parse_replaced(line, len, fs, fn, text, (size_t) tn, fsec, buf, &r);
 		FUZZ_ASSERT(sr == LP_C_OK && r.latency == u->latency);
-		FUZZ_ASSERT(r.route - buf == u->route - line && r.route_len == u->route_len);
+		FUZZ_ASSERT(snap(sr, &r, buf).route == snap(su, u, line).route && r.route_len == u->route_len);
 		free(buf);
 	}
 	if (ss == LP_C_OK)
@@ -733,7 +749,7 @@ check_unit_rewrite(const char *line, size_t len, unsigned fsec, unsigned fus,
 		buf = malloc(len + (size_t) tn);
 		sr = parse_replaced(line, len, fs, fn, text, (size_t) tn, fus, buf, &r);
 		FUZZ_ASSERT(sr == LP_C_OK && r.latency == s->latency);
-		FUZZ_ASSERT(r.route - buf == s->route - line && r.route_len == s->route_len);
+		FUZZ_ASSERT(snap(sr, &r, buf).route == snap(ss, s, line).route && r.route_len == s->route_len);
 		free(buf);
 	}
 }
@@ -831,8 +847,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_unit_rewrite(line, size, FMT_COMBINED_QUERY, FMT_COMBINED_US_QUERY,
 					   st[1], &c[1], st[3], &c[3]);
 	for (i = 0; i < 4; i++)
-		if (st[i] == LP_C_OK)
+		if (st[i] == LP_C_OK && !c[i].route_slash && snap(st[i], &c[i], line).route != -2)
 			check_rebuild(line, size, combined_formats[i], &c[i]);
+
+	/* route templates and options on the raw input: within bounds, idempotent */
+	{
+		char	   *tb = malloc(LP_ROUTE_BUF_SIZE(size));
+		char	   *tb2 = malloc(LP_ROUTE_BUF_SIZE(LP_ROUTE_BUF_SIZE(size)));
+		size_t		tn = lp_route_template(line, size, 0, 1, tb);
+		unsigned	fl;
+		const char *w;
+		size_t		wn;
+		lp_opts_status os;
+
+		FUZZ_ASSERT(tn <= LP_ROUTE_BUF_SIZE(size));
+		if (tn > 0)
+			FUZZ_ASSERT(lp_route_template(tb, tn, 0, 1, tb2) == 0);	/* nothing left to fold */
+		tn = lp_route_template(line, size, 1, 0, tb);
+		FUZZ_ASSERT(tn == size + 1 && tb[0] == '/' && memcmp(tb + 1, line, size) == 0);
+		free(tb);
+		free(tb2);
+		os = lp_parse_options(line, size, &fl, &w, &wn);
+		FUZZ_ASSERT(os == LP_OPTS_OK || inside(w, wn, line, size));
+	}
 
 	/* a copy of the line parses the same, slices at the same offsets */
 	copy = malloc(size ? size : 1);

@@ -55,6 +55,19 @@ lp_apt() {
 	lp_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
 }
 
+# lp_apt, without letting a package start its service (nginx-light would
+# start the system nginx on port 80): a temporary /usr/sbin/policy-rc.d that
+# exits 101 forbids service starts during the install, unless one exists.
+lp_apt_nostart() {
+	local policy=/usr/sbin/policy-rc.d made= rc=0
+	if [ ! -e "$policy" ]; then
+		lp_root sh -c "printf '#!/bin/sh\nexit 101\n' >$policy && chmod 755 $policy" && made=1
+	fi
+	lp_apt "$@" || rc=$?
+	[ -n "$made" ] && lp_root rm -f "$policy"
+	return $rc
+}
+
 # The server, its build headers (PGXS, pg_regress, the TAP modules), a
 # compiler, IPC::Run for the TAP tests and rsync for private build copies.
 lp_deps() {

@@ -2,7 +2,9 @@
 # postgres_fdw: logp95_agg runs on each shard (Remote SQL), only states
 # travel, and the coordinator's logp95_merge equals one node holding every
 # line, route for route and byte for byte; the same through a table
-# partitioned by shard.
+# partitioned by shard.  Per-call options (issue 12): logp95_agg(line,
+# 'combined', 'skip') and logp95_agg(route, latency_ms, 'skip') count
+# malformed rows exactly on shards whose setting is error.
 #
 #   LP_FDW_LINES=4000000 test/prove.sh 15 test/t/020_fdw_shards.pl   # a bigger log
 
@@ -143,5 +145,64 @@ note(sprintf('travel / raw: %.2f%% as text (%.0fx less), %.2f%% encoded',
 	100 * $bin_bytes / $raw_bytes));
 cmp_ok($text_bytes, '<', $raw_bytes,
 	'states travel fewer bytes than the raw log');
+
+# Per-call skip on shards whose logp95.on_malformed is error: SET on the
+# coordinator does not reach postgres_fdw's remote sessions, the option does.
+# Shard i holds 500 combined lines and i + 2 malformed ones (TLS, GARBAGE,
+# the HTTP/2 preface, junk), and (route, latency_ms) rows with i negative.
+my $mixed = q{SELECT format('10.0.0.%s - %s [30/Nov/2026:23:52:47 +0000] "GET /api/users/%s HTTP/1.1" 200 24 "-" "curl/7.88.1" 0.%s',
+		n % 250, CASE WHEN n % 7 = 0 THEN '[admin]' ELSE '-' END, n % 10, lpad((n % 1000)::text, 3, '0'))
+	FROM generate_series(1, 500) n};
+my @bad = (
+	q{127.0.0.2 - - [30/Nov/2026:23:52:47 +0000] "\x16\x03\x01\x02\x00\x01\x00" 400 157 "-" "-" 0.001},
+	q{127.0.0.2 - - [30/Nov/2026:23:52:47 +0000] "GARBAGE" 400 157 "-" "-" 0.000},
+	q{127.0.0.2 - - [30/Nov/2026:23:52:47 +0000] "PRI * HTTP/2.0" 400 157 "-" "-" 0.000},
+	q{junk});
+my $bad_total = 0;
+for my $i (1, 2)
+{
+	my $bad = join(', ', map { "(\$\$$_\$\$)" } @bad[ 0 .. $i + 1 ]);
+	$bad_total += $i + 2;
+	$shards[ $i - 1 ]->safe_psql(
+		'postgres', qq{
+ALTER DATABASE postgres SET logp95.on_malformed = error;
+CREATE TABLE mixed_log(line text);
+INSERT INTO mixed_log $mixed;
+INSERT INTO mixed_log VALUES $bad;
+CREATE TABLE pairs(route text, ms bigint);
+INSERT INTO pairs SELECT '/p/' || (n % 5), CASE WHEN n <= $i THEN -1 ELSE n END FROM generate_series(1, 100) n;});
+	$coord->safe_psql(
+		$db, qq{
+CREATE FOREIGN TABLE shard${i}_mixed(line text) SERVER shard$i OPTIONS (schema_name 'public', table_name 'mixed_log');
+CREATE FOREIGN TABLE shard${i}_pairs(route text, ms bigint) SERVER shard$i OPTIONS (schema_name 'public', table_name 'pairs');});
+}
+my $mquery =
+  "SELECT logp95_merge(s) FROM (SELECT logp95_agg(line, 'combined', 'skip') AS s FROM shard1_mixed\n"
+  . "       UNION ALL SELECT logp95_agg(line, 'combined', 'skip') FROM shard2_mixed) parts";
+my $mplan = $coord->safe_psql($db, "EXPLAIN (VERBOSE, COSTS OFF) $mquery");
+note($mplan);
+is( count_lines(
+		$mplan,
+		q{Remote SQL: SELECT public.logp95_agg(line, 'combined'::text, 'skip'::text) FROM public.mixed_log}),
+	2,
+	'per-call options: logp95_agg(line, format, options) in the Remote SQL of both shards');
+is($coord->safe_psql($db, "SELECT logp95_malformed(($mquery))"),
+	$bad_total, "per-call skip: exactly the $bad_total malformed lines of the shards");
+is( $coord->safe_psql(
+		$db, qq{
+CREATE TABLE mixed_local AS SELECT line FROM shard1_mixed UNION ALL SELECT line FROM shard2_mixed;
+SELECT ($mquery)::text = (SELECT logp95_agg(line, 'combined', 'skip') FROM mixed_local)::text}),
+	't',
+	'per-call skip: the merged state equals one node\'s');
+my ($rc, $out, $err) = $coord->psql($db,
+	"SET logp95.on_malformed = skip; SELECT logp95_merge(s) FROM (SELECT logp95_agg(line, 'combined') AS s FROM shard1_mixed) p");
+like($err, qr/malformed log line: request .* is not an HTTP request/,
+	'the coordinator\'s SET does not reach the shards (their setting, error, holds)');
+is( $coord->safe_psql(
+		$db,
+		"SELECT logp95_malformed(logp95_merge(s)) FROM (SELECT logp95_agg(route, ms, 'skip') AS s FROM shard1_pairs\n"
+		  . "       UNION ALL SELECT logp95_agg(route, ms, 'skip') FROM shard2_pairs) p"),
+	3,
+	'per-call skip, (route, latency_ms) rows: the 3 negative latencies');
 
 done_testing();

@@ -21,7 +21,7 @@ by_name(const char *name, const char *s, lp_fields *f)
 	const lp_format_def *fmt = lp_format_lookup(name, strlen(name));
 
 	memset(f, 0xAB, sizeof(*f));
-	return fmt->parse(s, strlen(s), fmt, f);
+	return fmt->parse(s, strlen(s), fmt, NULL, f);
 }
 
 /* The table: names, lookup, the name list, the default entry first. */
@@ -88,8 +88,11 @@ test_formats_combined(void)
 
 	CHECK_EQ_I(comb("10.0.0.1 - - 07/Nov/2026 \"GET / HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", 0, &c),
 			   LP_C_NO_TIME, "combined: no [time]");
+	/* the request is the first quoted field: here the referer "-" */
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] GET / 200 1 \"-\" \"-\" 0.1", 0, &c),
-			   LP_C_NO_REQUEST, "combined: unquoted request");
+			   LP_C_BAD_REQUEST, "combined: unquoted request");
+	CHECK_EQ_I(comb("10.0.0.1 - - [t] GET / 200 1 - - 0.1", 0, &c),
+			   LP_C_NO_REQUEST, "combined: no quoted field at all");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"-\" 400 1 \"-\" \"-\" 0.1", 0, &c),
 			   LP_C_BAD_REQUEST, "combined: request \"-\"");
 	CHECK(slice_is(c.request, c.request_len, "-"), "combined: the bad request is reported");
@@ -197,4 +200,188 @@ test_formats_parsers(void)
 	CHECK_EQ_I(lp_combined_ts("1 - - [07/Nov/2026:12:00:05]", 28, &t), LP_TS_SYNTAX,
 			   "combined entry: a time without offset");
 	CHECK(slice_is(t.text, t.text_len, "07/Nov/2026:12:00:05"), "combined entry: the text between brackets");
+}
+
+/* The line of a hostile request, nginx's way: user, request, request time. */
+#define NGX(user, req) "127.0.0.1 - " user " [30/Nov/2026:23:52:47 +0545] \"" req "\" 200 24 \"-\" \"curl/7.88.1\" 0.012"
+
+/* Parse with the table's entry `name` and options `flags` (a scratch buffer given). */
+static lp_line_status
+by_name_opts(const char *name, const char *s, unsigned flags, lp_fields *f)
+{
+	static char buf[4096];
+	const lp_format_def *fmt = lp_format_lookup(name, strlen(name));
+	lp_parse_ctx ctx = {flags, buf};
+
+	memset(f, 0xAB, sizeof(*f));
+	return fmt->parse(s, strlen(s), fmt, &ctx, f);
+}
+
+/* Issue 12: hostile user names, requests that are not HTTP, absolute-form targets. */
+void
+test_formats_hostile(void)
+{
+	lp_cline	c;
+	lp_ts		t;
+	static const char *users[] = {
+		"[admin]", "a b", "[01/Jan/2000:00:00:00 +0000]",
+		"[01/Jan/2000:00:00:00 +0000] \\x22GET /fake HTTP/1.1\\x22", "]", "[", "q\\x22u\\x5Cote", "-"
+	};
+	static const char *not_http[] = {
+		"\\x16\\x03\\x01\\x02\\x00\\x01\\x00\\x01\\xFC\\x03\\x03", "GARBAGE", "PRI * HTTP/2.0",
+		"GET", "G{T /x HTTP/1.1", "GET  /x HTTP/1.1", " GET /x HTTP/1.1", "GET\t/x HTTP/1.1", "GET ",
+		"\\x00\\x01junk"
+	};
+	char		line[512];
+	size_t		i;
+
+	for (i = 0; i < sizeof(users) / sizeof(users[0]); i++)
+	{
+		snprintf(line, sizeof(line), "127.0.0.1 - %s [30/Nov/2026:23:52:47 +0545] \"GET /api/users HTTP/1.1\" 200 24 \"-\" \"curl/7.88.1\" 0.012", users[i]);
+		CHECK_EQ_I(comb(line, 0, &c), LP_C_OK, "hostile user: the line parses");
+		CHECK(slice_is(c.route, c.route_len, "/api/users") && c.latency == 12, "hostile user: route and latency");
+		CHECK(slice_is(c.time, c.time_len, "30/Nov/2026:23:52:47 +0545"), "hostile user: the real time");
+		CHECK_EQ_I(lp_combined_ts(line, strlen(line), &t), LP_TS_OK, "hostile user: the time reads");
+		CHECK(t.year == 2026 && t.day == 30 && t.offset_sec == 5 * 3600 + 45 * 60, "hostile user: not a forged time");
+	}
+	for (i = 0; i < sizeof(not_http) / sizeof(not_http[0]); i++)
+	{
+		lp_fields	f;
+
+		snprintf(line, sizeof(line), NGX("-", "%s"), not_http[i]);
+		CHECK_EQ_I(comb(line, 0, &c), LP_C_NOT_HTTP, "not HTTP: malformed");
+		CHECK_EQ_I(by_name("combined", line, &f), LP_LINE_NOT_HTTP, "not HTTP: the entry's status");
+		CHECK(f.bad == c.request && f.bad_len == c.request_len, "not HTTP: the request is reported");
+		CHECK_EQ_I(lp_combined_ts(line, strlen(line), &t), LP_TS_OK, "not HTTP: the line still has its time");
+	}
+	CHECK_EQ_I(comb(NGX("-", "PRI * HTTP/1.1"), 0, &c), LP_C_OK, "PRI * HTTP/1.1 is a request");
+	CHECK_EQ_I(comb(NGX("-", "OPTIONS * HTTP/1.1"), 0, &c), LP_C_OK, "OPTIONS *");
+	CHECK(slice_is(c.route, c.route_len, "*"), "OPTIONS *: route *");
+	CHECK_EQ_I(comb(NGX("-", "CONNECT example.com:443 HTTP/1.1"), 0, &c), LP_C_OK, "CONNECT");
+	CHECK(slice_is(c.route, c.route_len, "example.com:443"), "CONNECT: route host:port");
+	CHECK_EQ_I(comb(NGX("-", "PROPFIND /dav/x HTTP/1.1"), 0, &c), LP_C_OK, "PROPFIND: any token");
+	CHECK_EQ_I(comb(NGX("-", "GET /x"), 0, &c), LP_C_OK, "HTTP/0.9 style: no version");
+	CHECK(slice_is(c.route, c.route_len, "/x"), "HTTP/0.9 style: route");
+
+	/* absolute form */
+	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), 0, &c), LP_C_OK, "absolute form");
+	CHECK(slice_is(c.route, c.route_len, "/abs/path") && !c.route_slash, "absolute form: the path");
+	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), LP_FMT_KEEP_QUERY, &c),
+			   LP_C_OK, "absolute form, query kept");
+	CHECK(slice_is(c.route, c.route_len, "/abs/path?from=proxy"), "absolute form: path and query");
+	CHECK_EQ_I(comb(NGX("-", "GET HTTPS://h:8080 HTTP/1.1"), 0, &c), LP_C_OK, "absolute form, no path");
+	CHECK(slice_is(c.route, c.route_len, "/"), "absolute form, no path: /");
+	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), 0, &c), LP_C_OK, "absolute form, query only");
+	CHECK(slice_is(c.route, c.route_len, "/"), "absolute form, query only: /");
+	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), LP_FMT_KEEP_QUERY, &c), LP_C_OK,
+			   "absolute form, query only, kept");
+	CHECK(slice_is(c.route, c.route_len, "?x=1") && c.route_slash, "absolute form, query only: a slash in front");
+	{
+		lp_fields	f;
+
+		CHECK_EQ_I(by_name_opts("combined_query", NGX("-", "GET http://h?x=1 HTTP/1.1"), 0, &f), LP_LINE_OK,
+				   "absolute form, query only: the entry");
+		CHECK(slice_is(f.route, f.route_len, "/?x=1"), "absolute form, query only: route /?x=1");
+	}
+	CHECK_EQ_I(comb(NGX("-", "GET 1http://h/x HTTP/1.1"), 0, &c), LP_C_OK, "not a scheme: 1http");
+	CHECK(slice_is(c.route, c.route_len, "1http://h/x"), "not a scheme: the target as it is");
+
+	/* escapes before the request; a '"' inside a field does not open it */
+	CHECK_EQ_I(comb("1.2.3.4 - a\"b [30/Nov/2026:23:52:47 +0545] \"GET /r HTTP/1.1\" 200 1 \"-\" \"-\" 0.001", 0, &c),
+			   LP_C_OK, "a raw quote inside the user name");
+	CHECK(slice_is(c.route, c.route_len, "/r"), "a raw quote inside the user name: route");
+}
+
+/* Route templates: the rules, zero copy when nothing changes. */
+void
+test_formats_templates(void)
+{
+	static const char *cases[][2] = {
+		{"/users/42/avatar", "/users/:id/avatar"},
+		{"/o/3f2504e0-4f89-11d3-9a0c-0305e82c3301", "/o/:uuid"},
+		{"/o/3F2504E0-4F89-11D3-9A0C-0305E82C3301/x", "/o/:uuid/x"},
+		{"/blob/0123456789abcdef0123", "/blob/:hex"},
+		{"/1/2/3", "/:id/:id/:id"},
+		{"/0", "/:id"},
+		{"/a/42?x=7", "/a/:id?x=7"},
+		{"42", ":id"},
+		{"/v1/users", NULL},
+		{"/a1b2c3d4e5f6a7b", NULL},		/* 15 hex digits */
+		{"/deadbeefdeadbeefdead", NULL},	/* hex, but no digit */
+		{"/3f2504e0-4f89-11d3-9a0c-0305e82c330", NULL},	/* 35 bytes */
+		{"/3f2504e0_4f89-11d3-9a0c-0305e82c3301", NULL},
+		{"/42.json", NULL},
+		{"/-1", NULL},
+		{"/x?id=42", NULL},
+		{"//", NULL},
+		{"", NULL},
+	};
+	char		buf[256];
+	size_t		i;
+	lp_fields	f;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		size_t		n = lp_route_template(cases[i][0], strlen(cases[i][0]), 0, 1, buf);
+
+		if (cases[i][1])
+			CHECK(slice_is(buf, n, cases[i][1]), "templates: the placeholder");
+		else
+			CHECK_EQ_I((int) n, 0, "templates: nothing changes");
+	}
+	CHECK(lp_route_template("/a/42", 5, 1, 0, buf) == 6 && memcmp(buf, "//a/42", 6) == 0,
+		  "templates off: only the slash");
+	CHECK(lp_route_template("/1/1/1/1", 8, 1, 1, buf) <= LP_ROUTE_BUF_SIZE(8), "templates: within the bound");
+
+	CHECK_EQ_I(by_name_opts("combined", NGX("-", "GET /users/42/avatar?s=1 HTTP/1.1"), LP_OPT_TEMPLATES, &f),
+			   LP_LINE_OK, "templates: combined entry");
+	CHECK(slice_is(f.route, f.route_len, "/users/:id/avatar"), "templates: combined, query dropped");
+	CHECK_EQ_I(by_name_opts("combined", NGX("-", "GET /users/42/avatar?s=1 HTTP/1.1"),
+							LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY, &f), LP_LINE_OK, "templates + query");
+	CHECK(slice_is(f.route, f.route_len, "/users/:id/avatar?s=1"), "templates + query: the query stays as it is");
+	{
+		static const char l[] = NGX("-", "GET /users/me HTTP/1.1");
+
+		CHECK_EQ_I(by_name_opts("combined", l, LP_OPT_TEMPLATES, &f), LP_LINE_OK, "templates: nothing to fold");
+		CHECK(f.route > l && f.route < l + sizeof(l), "templates: nothing to fold, zero copy");
+	}
+	CHECK_EQ_I(by_name_opts("default", "2026-11-07T12:00:05 GET /o/7 12", LP_OPT_TEMPLATES, &f), LP_LINE_OK,
+			   "templates: default entry");
+	CHECK(slice_is(f.route, f.route_len, "/o/:id") && f.latency == 12, "templates: default entry route");
+}
+
+/* Per-call options and the default format's hint. */
+void
+test_formats_options(void)
+{
+	unsigned	fl;
+	const char *w;
+	size_t		wn;
+	const lp_format_def *g;
+
+	CHECK(lp_parse_options("", 0, &fl, &w, &wn) == LP_OPTS_OK && fl == 0, "options: empty");
+	CHECK(lp_parse_options("  ", 2, &fl, &w, &wn) == LP_OPTS_OK && fl == 0, "options: blanks");
+	CHECK(lp_parse_options("skip", 4, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_SKIP, "options: skip");
+	CHECK(lp_parse_options("error", 5, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_ERROR, "options: error");
+	CHECK(lp_parse_options(" skip , templates,query ", 24, &fl, &w, &wn) == LP_OPTS_OK &&
+		  fl == (LP_OPT_SKIP | LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY), "options: a list with blanks");
+	CHECK(lp_parse_options("skip,skip", 9, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_SKIP, "options: repeated");
+	CHECK(lp_parse_options("skip,error", 10, &fl, &w, &wn) == LP_OPTS_CONFLICT && slice_is(w, wn, "error"),
+		  "options: skip and error conflict");
+	CHECK(lp_parse_options("skip,bogus", 10, &fl, &w, &wn) == LP_OPTS_UNKNOWN && slice_is(w, wn, "bogus"),
+		  "options: unknown word");
+	CHECK(lp_parse_options("Skip", 4, &fl, &w, &wn) == LP_OPTS_UNKNOWN, "options: case matters");
+	CHECK(lp_parse_options("skip,", 5, &fl, &w, &wn) == LP_OPTS_UNKNOWN && wn == 0, "options: an empty word");
+	CHECK(strcmp(lp_option_names(), "skip, error, templates, query") == 0, "options: the names");
+	CHECK(lp_option_by_flag(LP_FMT_KEEP_QUERY) != NULL && lp_option_by_flag(LP_FMT_KEEP_QUERY)->lines_only,
+		  "options: query is for lines only");
+
+	g = lp_format_guess(GOOD_HEAD "0.214", strlen(GOOD_HEAD "0.214"));
+	CHECK(g && strcmp(g->name, "combined") == 0, "guess: combined");
+	g = lp_format_guess(GOOD_HEAD "214", strlen(GOOD_HEAD "214"));
+	CHECK(g && strcmp(g->name, "combined_us") == 0, "guess: an integer request time is combined_us");
+	g = lp_format_guess(GOOD_HEAD "-", strlen(GOOD_HEAD "-"));
+	CHECK(g && strcmp(g->name, "combined") == 0, "guess: a combined line with a bad request time");
+	CHECK(lp_format_guess("a b c", 5) == NULL, "guess: no guess");
+	CHECK(lp_format_guess("2026-11-07T12:00:05 GET /a x", 28) == NULL, "guess: a default line stays");
 }

@@ -249,6 +249,9 @@ main(void)
 	test_formats_combined();
 	test_formats_request_time();
 	test_formats_parsers();
+	test_formats_hostile();
+	test_formats_templates();
+	test_formats_options();
 	test_hash_old_collisions();
 	test_hash_known_key();
 	test_oom();

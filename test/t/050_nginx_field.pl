@@ -1,4 +1,4 @@
-# test/field/050_nginx_field.pl -- the field test of issue 12: real nginx
+# test/t/050_nginx_field.pl -- the field test of issue 12: real nginx
 # output, normal load from wrk and hostile requests, loaded with the
 # documented COPY recipe into a table with a logp95_line_ts(line, 'combined')
 # expression index and read through file_fdw; logp95's report, malformed
@@ -6,13 +6,12 @@
 # independent reference computed from the file.
 #
 #   bash test/field/run.sh                          # as root: installs nginx-light and wrk, then runs this
-#   bash test/prove.sh 15 test/field/050_nginx_field.pl
+#   bash test/prove.sh 15 test/t/050_nginx_field.pl
 #   LP_FIELD_SECONDS=20 LP_FIELD_KEEP=/tmp/x ...    # longer load; keep the log and the reference's files
 #
-# Not in test/t/ yet: it fails until the combined parser follows issue 12's
-# rules (the time is the last [...] before the request, only HTTP requests
-# are routes, logp95_line_ts gives NULL instead of an error, the 3-argument
-# logp95_agg).  The "benign subset" checks pass today.
+# The programs and the reference (backend.py, hostile.py, nginx.conf.in,
+# reference.py, wrk.lua) live in test/field; test/run.sh installs nginx-light,
+# wrk and python3 before the TAP tests (lp_apt_nostart in test/lib/cluster.sh).
 #
 # Everything listens on 127.0.0.1; normal traffic comes from 127.0.0.1,
 # hostile requests from 127.0.0.2, tricky-but-valid ones from 127.0.0.3.
