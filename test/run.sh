@@ -98,8 +98,10 @@ if [[ " $versions " == *" 15 "* ]]; then
 	# TAP tests (test/t/*.pl), each with the clusters it needs; the
 	# sanitizer and fuzz tests need clang, its runtimes and valgrind
 	lp_apt clang libclang-rt-14-dev valgrind
-	# the nginx field test (test/t/050_nginx_field.pl): nginx, wrk, python3
-	lp_apt_nostart nginx-light wrk python3
+	# the field tests (test/t/050_nginx_field.pl, 051_apache_field.pl):
+	# nginx, apache2, wrk, python3, installed without starting nginx's or
+	# apache's service on port 80
+	lp_apt_nostart nginx-light apache2 wrk python3
 	# TAP tests (test/t/*.pl), each with the clusters it needs
 	lp_step "TAP tests on PostgreSQL 15" /tmp/logp95-tap-15.log bash test/prove.sh 15
 

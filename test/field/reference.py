@@ -6,8 +6,12 @@
 # Written from nginx's documented log format (log_format timed
 # '$remote_addr - $remote_user [$time_local] "$request" $status
 # $body_bytes_sent "$http_referer" "$http_user_agent" $request_time', which
-# escapes '"', '\' and bytes outside printable ASCII as \xHH) and from the
-# rules of issue 12, not from logp95's C code.  A line, read as bytes, its
+# escapes '"', '\' and bytes outside printable ASCII as \xHH), from Apache's
+# (LogFormat "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\" %D",
+# --format combined_us: mod_log_config writes '"' as \", '\' as \\ and other
+# non-printable bytes as \xhh or \b \n \r \t \v \f, in %u and %r too, and %D
+# as integer microseconds) and from the rules of issue 12, not from logp95's
+# C code.  A line, read as bytes, its
 # '\n' removed and one trailing '\r' dropped:
 #
 #  1. The request is the first field opened by an unescaped '"': scanning from
@@ -38,8 +42,15 @@
 #     size, referer, user agent, request time), else malformed.  The request
 #     time is the last one, unquoted: seconds D+ or D+.D+ (combined formats),
 #     converted to ms rounding half up on the 4th decimal (0.012 -> 12,
-#     0.0005 -> 1, 12 -> 12000); or integer microseconds (_us formats), to ms
-#     half up.  Anything else, or more than 2^63-1 ms: malformed.
+#     0.0005 -> 1, 12 -> 12000); or integer microseconds D+ (_us formats:
+#     Apache's %D), to ms half up on the remainder of a division by 1000
+#     (214499 -> 214, 214500 -> 215, 499 -> 0, 500 -> 1; leading zeros fine).
+#     Anything else, more than 2^63-1 ms, or (_us) more than 2^63-1 us:
+#     malformed.
+#
+# Apache's escaping needs no rule of its own: a backslash escapes the byte
+# after it (rules 1 and 5), so \" never opens or closes a field and \\ never
+# escapes the quote after it ("a\\" ends at its second '"').
 #
 # Percentiles: for a route of n requests, pK is the latency at 0-based index
 # min(floor(n*K/100), n-1) of its sorted latencies.
