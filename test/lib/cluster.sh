@@ -2,7 +2,8 @@
 # Source it; it defines lp_* functions and sets PG_CONFIG and PGBIN.
 
 PG_MAJOR=${PG_MAJOR:-15}
-PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
+# LP_PG_BINDIR: another installation's bin directory (a private copy), as in test/prove.sh
+PGBIN=${LP_PG_BINDIR:-/usr/lib/postgresql/$PG_MAJOR/bin}
 export PG_CONFIG=${PG_CONFIG:-$PGBIN/pg_config}
 LP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
