@@ -231,6 +231,35 @@ cmp_ok($shipped, '>=', $raw, 'shipping the raw lines sends at least the raw log 
 cmp_ok($states * 20, '<', $raw, 'no GROUP BY: the workers send under a twentieth of the raw log (states only)');
 cmp_ok($merge * 20, '<', $raw, 'per-host merge: the workers send under a twentieth of the raw log (states only)');
 
+# ---- timings (LP_CITUS_TIMES=N: N interleaved rounds, medians in the log) ----
+if (my $rounds = $ENV{LP_CITUS_TIMES})
+{
+	my $ser = 'SET max_parallel_workers_per_gather = 0;';
+	my $par = 'SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;';
+	my @q = (
+		[ 'plain table, serial', "$ser SELECT logp95_agg(line) FROM plain_log" ],
+		[ 'plain table, 2 workers', "$par SELECT logp95_agg(line) FROM plain_log" ],
+		[ 'distributed, no GROUP BY', 'SELECT logp95_agg(line) FROM access_log' ],
+		[ 'distributed, per-host merge',
+			'SELECT logp95_merge(s) FROM (SELECT host, logp95_agg(line) AS s FROM access_log GROUP BY host) h' ],
+		[ 'distributed, raw lines pulled to the coordinator',
+			'SELECT logp95_agg(line) FROM (SELECT line FROM access_log OFFSET 0) l' ]);
+	my %t;
+	for my $r (0 .. $rounds)
+	{
+		for my $q (@q)
+		{
+			my ($secs) = lp_timed(sub { $coord->safe_psql('postgres', "$q->[1] \\g /dev/null") });
+			push @{ $t{ $q->[0] } }, $secs if $r > 0;	# round 0 warms up
+		}
+	}
+	for my $q (@q)
+	{
+		my @s = sort { $a <=> $b } @{ $t{ $q->[0] } };
+		note sprintf('%-50s median %.2f s, fastest %.2f s (%s)', $q->[0], $s[ $#s / 2 ], $s[0], join(' ', @s));
+	}
+}
+
 # EXPLAIN ANALYZE of a plan with worker_partial_agg fails in Citus
 # (citusdata/citus#4043, any custom aggregate): recorded, not worked around.
 like(lp_psql_verbose($coord, 'postgres', 'EXPLAIN ANALYZE SELECT logp95_agg(line) FROM access_log'),
