@@ -36,7 +36,14 @@ typedef struct Logp95Expanded
 								 * aggregate's own running state */
 } Logp95Expanded;
 
-/* The methods of every expanded logp95_state (compared by address). */
+/*
+ * The methods of every expanded logp95_state (compared by address, once a
+ * row: hidden, so that the address is PC-relative and not read from the
+ * library's GOT).
+ */
+#if defined(__GNUC__)
+__attribute__((visibility("hidden")))
+#endif
 extern const ExpandedObjectMethods logp95_expanded_methods;
 
 /*
