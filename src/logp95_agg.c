@@ -426,76 +426,47 @@ logp95_running_state(FunctionCallInfo fcinfo)
 /* ---------- transitions of the aggregates (1.1) ---------- */
 
 /*
- * Every transition is the same three lines: the running state, what its
- * form counts from the row, the state back.  The aggregates have no final
- * function: the result is the running state, flattened by the executor
- * (logp95_expanded.c counts the pending pipelined row first); the combine
- * function is logp95_merge_combine.
+ * Every transition is the same three lines: the running state `ex`, what
+ * its form counts from the row (`count`, an expression over ex->st and
+ * fcinfo), the state back; LOGP95_RUNNING_TRANS writes them once.  The
+ * aggregates have no final function: the result is the running state,
+ * flattened by the executor (logp95_expanded.c counts the pending
+ * pipelined row first); the combine function is logp95_merge_combine.
  */
+#define LOGP95_RUNNING_TRANS(name, count) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	Logp95Expanded *ex = logp95_running_state(fcinfo); \
+\
+	count; \
+	LOGP95_RETURN_RUNNING(ex); \
+}
 
-PG_FUNCTION_INFO_V1(logp95_line_trans);
 /* logp95_line_trans(logp95_state, line text): transition of logp95_agg(text). */
-Datum
-logp95_line_trans(PG_FUNCTION_ARGS)
-{
-	Logp95Expanded *ex = logp95_running_state(fcinfo);
+LOGP95_RUNNING_TRANS(logp95_line_trans, logp95_count_line(ex->st, fcinfo))
 
-	logp95_count_line(ex->st, fcinfo);
-	LOGP95_RETURN_RUNNING(ex);
-}
-
-PG_FUNCTION_INFO_V1(logp95_pair_trans);
 /* logp95_pair_trans(logp95_state, route text, latency_ms bigint): transition of logp95_agg(text, bigint). */
-Datum
-logp95_pair_trans(PG_FUNCTION_ARGS)
-{
-	Logp95Expanded *ex = logp95_running_state(fcinfo);
+LOGP95_RUNNING_TRANS(logp95_pair_trans, logp95_count_pair(ex->st, fcinfo, -1))
 
-	logp95_count_pair(ex->st, fcinfo, -1);
-	LOGP95_RETURN_RUNNING(ex);
-}
-
-PG_FUNCTION_INFO_V1(logp95_format_trans);
 /* logp95_format_trans(logp95_state, line text, format text): transition of logp95_agg(text, text). */
-Datum
-logp95_format_trans(PG_FUNCTION_ARGS)
-{
-	Logp95Expanded *ex = logp95_running_state(fcinfo);
+LOGP95_RUNNING_TRANS(logp95_format_trans, logp95_count_format_line(ex->st, fcinfo, -1))
 
-	logp95_count_format_line(ex->st, fcinfo, -1);
-	LOGP95_RETURN_RUNNING(ex);
-}
-
-PG_FUNCTION_INFO_V1(logp95_format_opts_trans);
 /*
  * logp95_format_opts_trans(logp95_state, line text, format text, options
  * text): transition of logp95_agg(text, text, text), logp95_agg(line,
  * format) with per-call options (skip | error, templates, query; see
  * lp_options[]).
  */
-Datum
-logp95_format_opts_trans(PG_FUNCTION_ARGS)
-{
-	Logp95Expanded *ex = logp95_running_state(fcinfo);
+LOGP95_RUNNING_TRANS(logp95_format_opts_trans, logp95_count_format_line(ex->st, fcinfo, 3))
 
-	logp95_count_format_line(ex->st, fcinfo, 3);
-	LOGP95_RETURN_RUNNING(ex);
-}
-
-PG_FUNCTION_INFO_V1(logp95_pair_opts_trans);
 /*
  * logp95_pair_opts_trans(logp95_state, route text, latency_ms bigint,
  * options text): transition of logp95_agg(text, bigint, text), one
  * structured row with per-call options (skip | error, templates).
  */
-Datum
-logp95_pair_opts_trans(PG_FUNCTION_ARGS)
-{
-	Logp95Expanded *ex = logp95_running_state(fcinfo);
-
-	logp95_count_pair(ex->st, fcinfo, 3);
-	LOGP95_RETURN_RUNNING(ex);
-}
+LOGP95_RUNNING_TRANS(logp95_pair_opts_trans, logp95_count_pair(ex->st, fcinfo, 3))
 
 /* ---------- 1.0: the transitions with STYPE internal ---------- */
 
@@ -519,27 +490,26 @@ logp95_agg_line_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
-PG_FUNCTION_INFO_V1(logp95_agg_pair_trans);
+/*
+ * 1.0's other transitions, written once: the state (created on the first
+ * row), what the form counts (`count`, over st and fcinfo), the state back.
+ */
+#define LOGP95_INTERNAL_TRANS(name, count) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	lp_state   *st = logp95_state_get(fcinfo, #name); \
+\
+	count; \
+	PG_RETURN_POINTER(st); \
+}
+
 /* logp95_agg_pair_trans(internal, text, bigint): 1.0 transition of logp95_agg(text, bigint). */
-Datum
-logp95_agg_pair_trans(PG_FUNCTION_ARGS)
-{
-	lp_state   *st = logp95_state_get(fcinfo, "logp95_agg_pair_trans");
+LOGP95_INTERNAL_TRANS(logp95_agg_pair_trans, logp95_count_pair(st, fcinfo, -1))
 
-	logp95_count_pair(st, fcinfo, -1);
-	PG_RETURN_POINTER(st);
-}
-
-PG_FUNCTION_INFO_V1(logp95_agg_format_trans);
 /* logp95_agg_format_trans(internal, text, text): 1.0 transition of logp95_agg(text, text). */
-Datum
-logp95_agg_format_trans(PG_FUNCTION_ARGS)
-{
-	lp_state   *st = logp95_state_get(fcinfo, "logp95_agg_format_trans");
-
-	logp95_count_format_line(st, fcinfo, -1);
-	PG_RETURN_POINTER(st);
-}
+LOGP95_INTERNAL_TRANS(logp95_agg_format_trans, logp95_count_format_line(st, fcinfo, -1))
 
 /* ---------- 1.0: combine, serialize, deserialize, final of STYPE internal ---------- */
 
