@@ -4,6 +4,7 @@ MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
 	src/logp95_agg.o \
+	src/logp95_expanded.o \
 	src/logp95_gen.o \
 	src/logp95_io.o \
 	src/logp95_merge.o \

@@ -1,10 +1,11 @@
-/* src/logp95_agg.c -- PostgreSQL glue: the logp95_agg aggregates (transitions, combine, (de)serialize, final) */
+/* src/logp95_agg.c -- PostgreSQL glue: the logp95_agg aggregates (transitions; 1.0's combine, (de)serialize, final) */
 #include "postgres.h"
 
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
 #include "logp95.h"
+#include "logp95_expanded.h"
 #include "lp_codec.h"
 #include "lp_formats.h"
 #include "lp_parse.h"
@@ -14,7 +15,7 @@
 /* Bytes of an empty state: version 1, no malformed lines, no routes. */
 static const uint8 empty_state[3] = {LP_CODEC_VERSION, 0, 0};
 
-/* The aggregate's state, created on first use in the aggregate context. */
+/* 1.0 (STYPE internal): the aggregate's state, created on first use in the aggregate context. */
 static lp_state *
 logp95_state_get(FunctionCallInfo fcinfo, const char *fname)
 {
@@ -264,29 +265,25 @@ logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
 	call->cap = need;
 }
 
-/* ---------- transitions ---------- */
+/* ---------- what each form counts from one row (any state type) ---------- */
 
-PG_FUNCTION_INFO_V1(logp95_agg_line_trans);
 /*
- * logp95_agg(line text): parse one raw line and count its latency.  This
- * runs once per row, so it avoids calls where it can: the state pointer and
- * an inline (short or plain) text are used as they are, and only a
- * compressed or out-of-line value goes through detoasting.
+ * logp95_agg(line text): parse one raw line (argument 1) and count its
+ * latency.  This runs once per row, so it avoids calls where it can: an
+ * inline (short or plain) text is used as it is, and only a compressed or
+ * out-of-line value goes through detoasting.  A NULL line counts nothing.
  */
-Datum
-logp95_agg_line_trans(PG_FUNCTION_ARGS)
+static LP_ALWAYS_INLINE void
+logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 {
-	lp_state   *st;
 	struct varlena *t;
 	const char *line;
 	size_t		len;
 	lp_line		pl;
 	int			rc;
 
-	st = likely(!PG_ARGISNULL(0)) ? (lp_state *) PG_GETARG_POINTER(0) :
-		logp95_state_get(fcinfo, "logp95_agg_line_trans");
 	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(st);
+		return;
 	t = (struct varlena *) PG_GETARG_POINTER(1);
 	if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
 		t = pg_detoast_datum_packed(t);
@@ -301,122 +298,41 @@ logp95_agg_line_trans(PG_FUNCTION_ARGS)
 	}
 	else
 		logp95_malformed_line(st, LP_FORMAT_DEFAULT, NULL, line, len);
-	PG_RETURN_POINTER(st);
-}
-
-PG_FUNCTION_INFO_V1(logp95_agg_pair_trans);
-/* logp95_agg(route text, latency_ms bigint): count one structured row. */
-Datum
-logp95_agg_pair_trans(PG_FUNCTION_ARGS)
-{
-	lp_state   *st = logp95_state_get(fcinfo, "logp95_agg_pair_trans");
-	text	   *route;
-	int64		latency;
-
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-		PG_RETURN_POINTER(st);
-	route = PG_GETARG_TEXT_PP(1);
-	latency = PG_GETARG_INT64(2);
-	if (latency < 0)
-	{
-		if (!logp95_skip_malformed(st, 0))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("latency %lld is negative", (long long) latency),
-					 errdetail("The route was \"%s\".",
-							   logp95_quote(VARDATA_ANY(route), VARSIZE_ANY_EXHDR(route))),
-					 errhint("Set logp95.on_malformed to \"skip\" to count such rows instead.")));
-		PG_RETURN_POINTER(st);
-	}
-	logp95_check(lp_state_add_pipelined(st, VARDATA_ANY(route), VARSIZE_ANY_EXHDR(route), latency));
-	PG_RETURN_POINTER(st);
 }
 
 /*
- * logp95_agg(line, format [, options]): parse one line of the named format
- * with the call's options (argument opt_argno, -1 for none) and count it.
+ * logp95_agg(route text, latency_ms bigint [, options text]): count one
+ * structured row (arguments 1, 2) with the call's options (argument
+ * opt_argno, -1 for none: skip | error, templates).
  */
-static Datum
-logp95_agg_format_common(FunctionCallInfo fcinfo, int opt_argno, const char *fname)
+static LP_ALWAYS_INLINE void
+logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 {
-	lp_state   *st = logp95_state_get(fcinfo, fname);
-	Logp95Call *call;
-	const lp_format_def *fmt;
-	text	   *t;
-	const char *line;
-	size_t		len;
-	lp_fields	lf;
-
-	if (PG_ARGISNULL(2))
-		PG_RETURN_POINTER(st);
-	call = logp95_call_get(fcinfo, 2, opt_argno);
-	fmt = call->format;
-	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(st);
-	t = PG_GETARG_TEXT_PP(1);
-	line = VARDATA_ANY(t);
-	len = VARSIZE_ANY_EXHDR(t);
-	/* a route may be built: templates, or a query string kept */
-	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
-		logp95_call_scratch(fcinfo, call, len);
-	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_LINE_OK))
-		logp95_malformed_line(st, fmt, &call->ctx, line, len);
-	else
-		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
-	PG_RETURN_POINTER(st);
-}
-
-PG_FUNCTION_INFO_V1(logp95_agg_format_trans);
-/* logp95_agg(line text, format text): parse one line of the named format and count it. */
-Datum
-logp95_agg_format_trans(PG_FUNCTION_ARGS)
-{
-	return logp95_agg_format_common(fcinfo, -1, "logp95_agg_format_trans");
-}
-
-PG_FUNCTION_INFO_V1(logp95_agg_format_opts_trans);
-/*
- * logp95_agg(line text, format text, options text): the same with per-call
- * options (skip | error, templates, query; see lp_options[]).
- */
-Datum
-logp95_agg_format_opts_trans(PG_FUNCTION_ARGS)
-{
-	return logp95_agg_format_common(fcinfo, 3, "logp95_agg_format_opts_trans");
-}
-
-PG_FUNCTION_INFO_V1(logp95_agg_pair_opts_trans);
-/*
- * logp95_agg(route text, latency_ms bigint, options text): one structured
- * row with per-call options (skip | error, templates).
- */
-Datum
-logp95_agg_pair_opts_trans(PG_FUNCTION_ARGS)
-{
-	lp_state   *st = logp95_state_get(fcinfo, "logp95_agg_pair_opts_trans");
-	Logp95Call *call = logp95_call_get(fcinfo, -1, 3);
+	Logp95Call *call = opt_argno >= 0 ? logp95_call_get(fcinfo, -1, opt_argno) : NULL;
 	text	   *route;
 	const char *r;
 	size_t		n;
 	int64		latency;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-		PG_RETURN_POINTER(st);
+		return;
 	route = PG_GETARG_TEXT_PP(1);
 	r = VARDATA_ANY(route);
 	n = VARSIZE_ANY_EXHDR(route);
 	latency = PG_GETARG_INT64(2);
 	if (latency < 0)
 	{
-		if (!logp95_skip_malformed(st, call->ctx.flags))
+		if (!logp95_skip_malformed(st, call ? call->ctx.flags : 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("latency %lld is negative", (long long) latency),
 					 errdetail("The route was \"%s\".", logp95_quote(r, n)),
-					 errhint("Pass the option 'skip' or set logp95.on_malformed to \"skip\" to count such rows instead.")));
-		PG_RETURN_POINTER(st);
+					 call ?
+					 errhint("Pass the option 'skip' or set logp95.on_malformed to \"skip\" to count such rows instead.") :
+					 errhint("Set logp95.on_malformed to \"skip\" to count such rows instead.")));
+		return;
 	}
-	if (call->ctx.flags & LP_OPT_TEMPLATES)
+	if (call && (call->ctx.flags & LP_OPT_TEMPLATES))
 	{
 		size_t		m;
 
@@ -429,10 +345,173 @@ logp95_agg_pair_opts_trans(PG_FUNCTION_ARGS)
 		}
 	}
 	logp95_check(lp_state_add_pipelined(st, r, n, latency));
+}
+
+/*
+ * logp95_agg(line text, format text [, options text]): parse one line
+ * (argument 1) of the named format (argument 2) with the call's options
+ * (argument opt_argno, -1 for none), both cached in the call site
+ * (logp95_call_get), and count it.
+ */
+static LP_ALWAYS_INLINE void
+logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
+{
+	Logp95Call *call;
+	const lp_format_def *fmt;
+	text	   *t;
+	const char *line;
+	size_t		len;
+	lp_fields	lf;
+
+	if (PG_ARGISNULL(2))
+		return;
+	call = logp95_call_get(fcinfo, 2, opt_argno);
+	fmt = call->format;
+	if (PG_ARGISNULL(1))
+		return;
+	t = PG_GETARG_TEXT_PP(1);
+	line = VARDATA_ANY(t);
+	len = VARSIZE_ANY_EXHDR(t);
+	/* a route may be built: templates, or a query string kept */
+	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
+		logp95_call_scratch(fcinfo, call, len);
+	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_LINE_OK))
+		logp95_malformed_line(st, fmt, &call->ctx, line, len);
+	else
+		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
+}
+
+/* ---------- the running state of the transitions (STYPE logp95_state) ---------- */
+
+/*
+ * The first row of a group (argument 0 is the flat INITCOND), or a call
+ * outside an aggregate: a new expanded state holding what argument 0 holds,
+ * in the aggregate context (or the current context, leaving argument 0 as
+ * it was).
+ */
+static pg_noinline Logp95Expanded *
+logp95_running_state_new(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcxt;
+	bool		inagg = AggCheckCallContext(fcinfo, &aggcxt) != 0;
+	Logp95Expanded *ex;
+
+	ex = logp95_expanded_new(inagg ? aggcxt : CurrentMemoryContext, inagg);
+	if (!PG_ARGISNULL(0))
+		logp95_expanded_add(ex, PG_GETARG_DATUM(0));
+	return ex;
+}
+
+/*
+ * The running state of every logp95_agg transition: argument 0, a
+ * logp95_state.  From the second row of a group on it is the aggregate's
+ * own expanded state, found by a pointer test and updated in place (see
+ * logp95_expanded_running); otherwise a new one.  Return it with
+ * LOGP95_RETURN_RUNNING.
+ */
+static LP_ALWAYS_INLINE Logp95Expanded *
+logp95_running_state(FunctionCallInfo fcinfo)
+{
+	Logp95Expanded *ex;
+
+	if (likely(!PG_ARGISNULL(0)) &&
+		likely((ex = logp95_expanded_running(PG_GETARG_DATUM(0))) != NULL))
+		return ex;
+	return logp95_running_state_new(fcinfo);
+}
+
+/* Return the running state: the read/write pointer nodeAgg keeps as it is. */
+#define LOGP95_RETURN_RUNNING(ex) PG_RETURN_DATUM(EOHPGetRWDatum(&(ex)->hdr))
+
+/* ---------- transitions of the aggregates (1.1) ---------- */
+
+/*
+ * Every transition is the same three lines: the running state `ex`, what
+ * its form counts from the row (`count`, an expression over ex->st and
+ * fcinfo), the state back; LOGP95_RUNNING_TRANS writes them once.  The
+ * aggregates have no final function: the result is the running state,
+ * flattened by the executor (logp95_expanded.c counts the pending
+ * pipelined row first); the combine function is logp95_merge_combine.
+ */
+#define LOGP95_RUNNING_TRANS(name, count) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	Logp95Expanded *ex = logp95_running_state(fcinfo); \
+\
+	count; \
+	LOGP95_RETURN_RUNNING(ex); \
+}
+
+/* logp95_line_trans(logp95_state, line text): transition of logp95_agg(text). */
+LOGP95_RUNNING_TRANS(logp95_line_trans, logp95_count_line(ex->st, fcinfo))
+
+/* logp95_pair_trans(logp95_state, route text, latency_ms bigint): transition of logp95_agg(text, bigint). */
+LOGP95_RUNNING_TRANS(logp95_pair_trans, logp95_count_pair(ex->st, fcinfo, -1))
+
+/* logp95_format_trans(logp95_state, line text, format text): transition of logp95_agg(text, text). */
+LOGP95_RUNNING_TRANS(logp95_format_trans, logp95_count_format_line(ex->st, fcinfo, -1))
+
+/*
+ * logp95_format_opts_trans(logp95_state, line text, format text, options
+ * text): transition of logp95_agg(text, text, text), logp95_agg(line,
+ * format) with per-call options (skip | error, templates, query; see
+ * lp_options[]).
+ */
+LOGP95_RUNNING_TRANS(logp95_format_opts_trans, logp95_count_format_line(ex->st, fcinfo, 3))
+
+/*
+ * logp95_pair_opts_trans(logp95_state, route text, latency_ms bigint,
+ * options text): transition of logp95_agg(text, bigint, text), one
+ * structured row with per-call options (skip | error, templates).
+ */
+LOGP95_RUNNING_TRANS(logp95_pair_opts_trans, logp95_count_pair(ex->st, fcinfo, 3))
+
+/* ---------- 1.0: the transitions with STYPE internal ---------- */
+
+/*
+ * A database still at 1.0 (before ALTER EXTENSION logp95 UPDATE) calls
+ * these, with logp95_combine, logp95_serialize, logp95_deserialize and
+ * logp95_final below; the same library serves it.  They count exactly what
+ * the 1.1 transitions count.
+ */
+
+PG_FUNCTION_INFO_V1(logp95_agg_line_trans);
+/* logp95_agg_line_trans(internal, text): 1.0 transition of logp95_agg(text). */
+Datum
+logp95_agg_line_trans(PG_FUNCTION_ARGS)
+{
+	lp_state   *st;
+
+	st = likely(!PG_ARGISNULL(0)) ? (lp_state *) PG_GETARG_POINTER(0) :
+		logp95_state_get(fcinfo, "logp95_agg_line_trans");
+	logp95_count_line(st, fcinfo);
 	PG_RETURN_POINTER(st);
 }
 
-/* ---------- combine, serialize, deserialize, final ---------- */
+/*
+ * 1.0's other transitions, written once: the state (created on the first
+ * row), what the form counts (`count`, over st and fcinfo), the state back.
+ */
+#define LOGP95_INTERNAL_TRANS(name, count) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	lp_state   *st = logp95_state_get(fcinfo, #name); \
+\
+	count; \
+	PG_RETURN_POINTER(st); \
+}
+
+/* logp95_agg_pair_trans(internal, text, bigint): 1.0 transition of logp95_agg(text, bigint). */
+LOGP95_INTERNAL_TRANS(logp95_agg_pair_trans, logp95_count_pair(st, fcinfo, -1))
+
+/* logp95_agg_format_trans(internal, text, text): 1.0 transition of logp95_agg(text, text). */
+LOGP95_INTERNAL_TRANS(logp95_agg_format_trans, logp95_count_format_line(st, fcinfo, -1))
+
+/* ---------- 1.0: combine, serialize, deserialize, final of STYPE internal ---------- */
 
 PG_FUNCTION_INFO_V1(logp95_combine);
 /* Combine two partial states (parallel query, partial aggregation). */

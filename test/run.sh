@@ -85,6 +85,8 @@ fi
 if [[ " $versions " == *" 15 "* ]]; then
 	start=$SECONDS
 	lp_use_version 15
+	# Citus for test/t/060_citus.pl (brings the server to 15.20 first)
+	lp_citus_install
 	lp_build_install
 
 	# plain C unit tests (no PostgreSQL)

@@ -2,7 +2,8 @@
 # Source it; it defines lp_* functions and sets PG_CONFIG and PGBIN.
 
 PG_MAJOR=${PG_MAJOR:-15}
-PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
+# LP_PG_BINDIR: another installation's bin directory (a private copy), as in test/prove.sh
+PGBIN=${LP_PG_BINDIR:-/usr/lib/postgresql/$PG_MAJOR/bin}
 export PG_CONFIG=${PG_CONFIG:-$PGBIN/pg_config}
 # LP_PG_BINDIR=/path/bin: use another installation (a private copy such as
 # /opt/pg16-c/bin) for the server, psql and pg_config, as test/prove.sh does;
@@ -35,6 +36,32 @@ lp_kit_install() {
 	fi
 	lp_say "installing the PostgreSQL $1 kit from $kit"
 	lp_root tar -C / -xJf "$kit" || { echo "could not unpack $kit"; return 1; }
+}
+
+# Install the Citus kit of ../shared/citus (Citus 13.2.2, built against
+# PostgreSQL 15.20) into PostgreSQL 15, as its README says: the server
+# brought to 15.20 first, then the tree unpacked over /.  Without the kit
+# it says so and returns 0: test/t/060_citus.pl then skips itself.
+lp_citus_install() {
+	local kit=$LP_ROOT/../shared/citus/citus-13.2.2-pg15-debian12-amd64.tar.xz
+	local pkglib ver
+	pkglib=$("$PGBIN/pg_config" --pkglibdir)
+	[ -f "$pkglib/citus.so" ] && return 0
+	if [ ! -r "$kit" ]; then
+		lp_say "no Citus kit at $kit: the Citus test (test/t/060_citus.pl) will be skipped"
+		return 0
+	fi
+	ver=$("$PGBIN/postgres" --version | sed -n 's/.* 15\.\([0-9]*\).*/\1/p')
+	if [ "${ver:-0}" -lt 20 ]; then
+		lp_say "Citus 13.2.2 needs PostgreSQL 15.20 (15.${ver:-?} installed): apt-get install postgresql-15"
+		lp_root apt-get update -q >/dev/null
+		lp_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null ||
+			{ lp_say "could not upgrade postgresql-15: the Citus test will be skipped"; return 0; }
+	fi
+	lp_say "installing Citus 13.2.2 from $kit"
+	lp_root tar --no-overwrite-dir -C / -xJf "$kit" ||
+		lp_say "could not unpack $kit: the Citus test will be skipped"
+	return 0
 }
 
 # Print a progress line on stderr.

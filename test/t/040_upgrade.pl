@@ -13,7 +13,7 @@ use warnings FATAL => 'all';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use LogP95::TestLib;			# skips the whole test as root (initdb refuses root)
+use LogP95::TestLib;			# lp_psql_verbose; skips the whole test as root (initdb refuses root)
 
 # The version CREATE EXTENSION installs, from the control file PGXS installed.
 my $sharedir = `pg_config --sharedir`;
@@ -76,7 +76,26 @@ is($view_before, $node->safe_psql('old_db', $reference_sql),
 	'the 1.0 view equals the SQL reference');
 
 # ---- update ----
+# 1.1 recreates the logp95_agg aggregates (a new transition type, which
+# ALTER AGGREGATE cannot change): a view over logp95_agg stops the update
+# with a message naming it, and the database stays at 1.0.
+$node->safe_psql('old_db', q{CREATE VIEW all_lines_state AS SELECT logp95_agg(line) AS state FROM access_log});
+my $blocked = lp_psql_verbose($node, 'old_db', 'ALTER EXTENSION logp95 UPDATE');
+like($blocked, qr/2BP01.*cannot update logp95 to 1\.1 while other objects use logp95_agg/s,
+	'a view over logp95_agg stops the update (SQLSTATE 2BP01)');
+like($blocked, qr/view all_lines_state \(logp95_agg\(text\)\)/, 'the message names the view and the aggregate');
+is($node->safe_psql('old_db', q{SELECT extversion FROM pg_extension WHERE extname = 'logp95'}),
+	'1.0', 'the failed update left the database at 1.0');
+my $agg_view_before = $node->safe_psql('old_db', 'SELECT state::text FROM all_lines_state');
+# what the hint says: drop the view, update, create it again
+my $agg_view_def = $node->safe_psql('old_db', q{SELECT pg_get_viewdef('all_lines_state')});
+$node->safe_psql('old_db', 'DROP VIEW all_lines_state');
+
 $node->safe_psql('old_db', 'ALTER EXTENSION logp95 UPDATE');
+$node->safe_psql('old_db', "CREATE VIEW all_lines_state AS $agg_view_def");
+is($node->safe_psql('old_db', 'SELECT state::text FROM all_lines_state'), $agg_view_before,
+	'the view over logp95_agg, created again after the update, gives the same state');
+$node->safe_psql('old_db', 'DROP VIEW all_lines_state');
 is($node->safe_psql('old_db', q{SELECT extversion FROM pg_extension WHERE extname = 'logp95'}),
 	$default_version, "ALTER EXTENSION logp95 UPDATE reaches $default_version");
 

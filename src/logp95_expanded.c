@@ -1,0 +1,121 @@
+/* src/logp95_expanded.c -- a logp95_state held as an expanded object (the running state of the aggregates) */
+#include "postgres.h"
+
+#include "utils/memutils.h"
+
+#include "logp95.h"
+#include "logp95_expanded.h"
+#include "lp_codec.h"
+#include "lp_state.h"
+
+static Size logp95_expanded_flat_size(ExpandedObjectHeader *eohptr);
+static void logp95_expanded_flatten(ExpandedObjectHeader *eohptr,
+									void *result, Size allocated_size);
+
+/* See logp95_expanded.h. */
+const ExpandedObjectMethods logp95_expanded_methods = {
+	logp95_expanded_flat_size,
+	logp95_expanded_flatten
+};
+
+/*
+ * Size of the flat form; counts the row a pipelined transition left
+ * pending, encodes the state once and keeps the result until the state
+ * changes.
+ */
+static Size
+logp95_expanded_flat_size(ExpandedObjectHeader *eohptr)
+{
+	Logp95Expanded *ex = (Logp95Expanded *) eohptr;
+
+	if (ex->flat == NULL)
+	{
+		lp_allocator a = logp95_allocator(ex->hdr.eoh_context);
+		uint8	   *buf;
+		size_t		len;
+
+		logp95_check(lp_state_flush(ex->st));
+		logp95_check(lp_encode(ex->st, &a, VARHDRSZ, MaxAllocSize, &buf, &len));
+		SET_VARSIZE(buf, VARHDRSZ + len);
+		ex->flat = (bytea *) buf;
+	}
+	return VARSIZE(ex->flat);
+}
+
+/* Copy the flat form (built by logp95_expanded_flat_size) into `result`. */
+static void
+logp95_expanded_flatten(ExpandedObjectHeader *eohptr,
+						void *result, Size allocated_size)
+{
+	Logp95Expanded *ex = (Logp95Expanded *) eohptr;
+
+	Assert(ex->flat != NULL && allocated_size == VARSIZE(ex->flat));
+	memcpy(result, ex->flat, allocated_size);
+}
+
+/* See logp95_expanded.h. */
+Logp95Expanded *
+logp95_expanded_new(MemoryContext parent, bool agg_owned)
+{
+	MemoryContext cxt;
+	Logp95Expanded *ex;
+	lp_allocator a;
+
+	cxt = AllocSetContextCreate(parent, "expanded logp95_state",
+								ALLOCSET_DEFAULT_SIZES);
+	ex = MemoryContextAlloc(cxt, sizeof(Logp95Expanded));
+	EOH_init_header(&ex->hdr, &logp95_expanded_methods, cxt);
+	a = logp95_allocator(cxt);
+	ex->st = lp_state_create(&a);
+	if (ex->st == NULL)
+		logp95_check(LP_ENOMEM);
+	ex->flat = NULL;
+	ex->agg_owned = agg_owned;
+	return ex;
+}
+
+/* See logp95_expanded.h. */
+Logp95Expanded *
+logp95_expanded_of(Datum d)
+{
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	if (eoh->eoh_methods != &logp95_expanded_methods)
+		return NULL;
+	return (Logp95Expanded *) eoh;
+}
+
+/* See logp95_expanded.h. */
+void
+logp95_expanded_add(Logp95Expanded *ex, Datum d)
+{
+	Logp95Expanded *src = logp95_expanded_of(d);
+	bytea	   *flat;
+
+	logp95_check(lp_state_flush(ex->st));
+	if (src != NULL && src != ex)
+	{
+		/* a running state of logp95_agg may hold a pending row */
+		logp95_check(lp_state_flush(src->st));
+		logp95_check(lp_state_merge(ex->st, src->st));
+	}
+	else
+	{
+		/*
+		 * a flat (maybe toasted) value, decoded straight into the state (the
+		 * partial states of parallel workers and Citus workers come so), or
+		 * the state merged into itself
+		 */
+		flat = DatumGetByteaPP(d);
+		logp95_check(lp_decode_into(ex->st, (const uint8 *) VARDATA_ANY(flat),
+									VARSIZE_ANY_EXHDR(flat)));
+	}
+	if (ex->flat != NULL)
+	{
+		pfree(ex->flat);
+		ex->flat = NULL;
+	}
+}
