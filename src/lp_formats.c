@@ -45,32 +45,44 @@ lp_format_lookup(const char *name, size_t len)
 	return NULL;
 }
 
+/* See lp_formats.h. */
+const char *
+lp_names_join(char *buf, size_t cap, const void *table, size_t stride,
+			  int (*keep) (const void *entry))
+{
+	const char *entry = table;
+	size_t		n = 0;
+
+	if (buf[0])
+		return buf;				/* built on an earlier call */
+	for (; *(const char *const *) entry; entry += stride)
+	{
+		const char *name = *(const char *const *) entry;
+		size_t		len = strlen(name);
+
+		if (keep && !keep(entry))
+			continue;
+		if (n + len + 3 > cap)
+			break;				/* cannot happen with the tables here */
+		if (n > 0)
+		{
+			memcpy(buf + n, ", ", 2);
+			n += 2;
+		}
+		memcpy(buf + n, name, len);
+		n += len;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 /* See lp_formats.h: built from the table on the first call. */
 const char *
 lp_format_names(void)
 {
 	static char names[LP_FORMAT_NAMES_MAX];
-	const lp_format_def *f;
-	size_t		n = 0;
 
-	if (names[0])
-		return names;
-	for (f = lp_formats; f->name; f++)
-	{
-		size_t		len = strlen(f->name);
-
-		if (n + len + 3 > sizeof(names))
-			break;				/* cannot happen with the table above */
-		if (n > 0)
-		{
-			memcpy(names + n, ", ", 2);
-			n += 2;
-		}
-		memcpy(names + n, f->name, len);
-		n += len;
-	}
-	names[n] = '\0';
-	return names;
+	return lp_names_join(names, sizeof(names), lp_formats, sizeof(lp_formats[0]), NULL);
 }
 
 /* ---------- route templates ---------- */
@@ -376,27 +388,8 @@ const char *
 lp_option_names(void)
 {
 	static char names[LP_FORMAT_NAMES_MAX];
-	const lp_option_def *o;
-	size_t		n = 0;
 
-	if (names[0])
-		return names;
-	for (o = lp_options; o->name; o++)
-	{
-		size_t		len = strlen(o->name);
-
-		if (n + len + 3 > sizeof(names))
-			break;				/* cannot happen with the table above */
-		if (n > 0)
-		{
-			memcpy(names + n, ", ", 2);
-			n += 2;
-		}
-		memcpy(names + n, o->name, len);
-		n += len;
-	}
-	names[n] = '\0';
-	return names;
+	return lp_names_join(names, sizeof(names), lp_options, sizeof(lp_options[0]), NULL);
 }
 
 /* ---------- the combined parser ---------- */

@@ -247,4 +247,15 @@ extern lp_cparse_status lp_parse_seconds_ms(const char *s, size_t len, int64_t *
 /* A request time in integer microseconds to milliseconds, rounded half up. */
 extern lp_cparse_status lp_parse_micros_ms(const char *s, size_t len, int64_t *ms);
 
+/*
+ * The ", "-separated names of a table's entries, built into buf (cap bytes)
+ * on the first call and returned as they are afterwards: the entries lie
+ * `stride` bytes apart from `table`, each starts with its `const char *name`
+ * (as lp_format_def and lp_option_def do), and the table ends with a NULL
+ * name; `keep` (NULL: every entry) chooses the entries listed.  The one
+ * builder of the name lists in error hints.
+ */
+extern const char *lp_names_join(char *buf, size_t cap, const void *table, size_t stride,
+								  int (*keep) (const void *entry));
+
 #endif							/* LP_FORMATS_H */

@@ -129,46 +129,52 @@ lp_gen_format_lookup(const char *name, size_t len)
 /* Room for every name the generator writes and its ", ". */
 #define LP_GEN_NAMES_MAX 256
 
+/* lp_gen_writes for an entry of lp_formats[], as lp_names_join passes it. */
+static int
+lp_gen_writes_entry(const void *entry)
+{
+	return lp_gen_writes((const lp_format_def *) entry);
+}
+
 /* See lp_gen.h: built from lp_formats[] on the first call. */
 const char *
 lp_gen_format_names(void)
 {
 	static char names[LP_GEN_NAMES_MAX];
-	const lp_format_def *f;
-	size_t		n = 0;
 
-	if (names[0])
-		return names;
-	for (f = lp_formats; f->name; f++)
-	{
-		size_t		len = strlen(f->name);
+	return lp_names_join(names, sizeof(names), lp_formats, sizeof(lp_formats[0]),
+						 lp_gen_writes_entry);
+}
 
-		if (!lp_gen_writes(f))
-			continue;
-		if (n + len + 3 > sizeof(names))
-			break;				/* cannot happen with today's table */
-		if (n > 0)
-		{
-			memcpy(names + n, ", ", 2);
-			n += 2;
-		}
-		memcpy(names + n, f->name, len);
-		n += len;
-	}
-	names[n] = '\0';
-	return names;
+/* The UTC date and time of line i: 10 lines a second from LP_GEN_EPOCH_DAYS. */
+typedef struct lp_gen_time
+{
+	int			year;			/* calendar year */
+	int			month;			/* 1 .. 12 */
+	int			day;			/* 1 .. 31 */
+	int			hour;			/* 0 .. 23 */
+	int			minute;			/* 0 .. 59 */
+	int			second;			/* 0 .. 59 */
+} lp_gen_time;
+
+/* Fill *t with the time of line i. */
+static void
+lp_gen_time_of(int64_t i, lp_gen_time *t)
+{
+	int64_t		secs = i / 10;
+	int			sod = (int) (secs % 86400);
+
+	lp_civil(LP_GEN_EPOCH_DAYS + secs / 86400, &t->year, &t->month, &t->day);
+	t->hour = sod / 3600;
+	t->minute = sod / 60 % 60;
+	t->second = sod % 60;
 }
 
 /* The default format: "<timestamp> <method> <route> <latency_ms>". */
 static size_t
 lp_gen_default(lp_gen *g, int64_t i, char *buf)
 {
-	int64_t		secs = i / 10;
-	int64_t		days = LP_GEN_EPOCH_DAYS + secs / 86400;
-	int			sod = (int) (secs % 86400);
-	int			y,
-				mo,
-				d;
+	lp_gen_time t;
 	int32_t		r;
 	uint64_t	lat;
 	const char *method;
@@ -177,9 +183,9 @@ lp_gen_default(lp_gen *g, int64_t i, char *buf)
 
 	lp_gen_draw(g, &r, &lat, &method);
 	lp_gen_route(r, route, sizeof(route));
-	lp_civil(days, &y, &mo, &d);
+	lp_gen_time_of(i, &t);
 	n = snprintf(buf, LP_GEN_MAXLINE, "%04d-%02d-%02dT%02d:%02d:%02d %s %s %llu",
-				 y, mo, d, sod / 3600, sod / 60 % 60, sod % 60,
+				 t.year, t.month, t.day, t.hour, t.minute, t.second,
 				 method, route, (unsigned long long) lat);
 	return n < 0 ? 0 : (size_t) n;
 }
@@ -223,12 +229,7 @@ lp_gen_combined(lp_gen *g, int64_t i, char *buf)
 	}			statuses[] = {
 		{200, 70}, {201, 75}, {204, 78}, {301, 81}, {304, 88}, {400, 91}, {404, 97}, {500, 100}
 	};
-	int64_t		secs = i / 10;
-	int64_t		days = LP_GEN_EPOCH_DAYS + secs / 86400;
-	int			sod = (int) (secs % 86400);
-	int			y,
-				mo,
-				d;
+	lp_gen_time t;
 	int32_t		r;
 	uint64_t	lat;
 	const char *method;
@@ -243,7 +244,7 @@ lp_gen_combined(lp_gen *g, int64_t i, char *buf)
 	uint64_t	bytes;
 
 	lp_gen_draw(g, &r, &lat, &method);
-	lp_civil(days, &y, &mo, &d);
+	lp_gen_time_of(i, &t);
 
 /* append with snprintf, never past the buffer */
 #define LP_GEN_PUT(...) \
@@ -274,7 +275,7 @@ lp_gen_combined(lp_gen *g, int64_t i, char *buf)
 
 	/* [07/Nov/2026:00:00:00 +0000] */
 	LP_GEN_PUT("[%02d/%s/%04d:%02d:%02d:%02d +0000] ",
-			   d, months[mo - 1], y, sod / 3600, sod / 60 % 60, sod % 60);
+			   t.day, months[t.month - 1], t.year, t.hour, t.minute, t.second);
 
 	/* "METHOD route[?query] HTTP/x": a query string on 20% of the requests */
 	LP_GEN_PUT("\"%s ", method);
