@@ -1,6 +1,10 @@
 /* src/lp_formats.c -- the table of access-log formats and the combined-format parser (plain C) */
 #include "lp_formats.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static lp_line_status lp_default_parse(const char *line, size_t len,
 									   const lp_format_def *fmt,
 									   const lp_parse_ctx *ctx, lp_fields *out);
@@ -394,9 +398,9 @@ lp_option_names(void)
 
 /* ---------- the combined parser ---------- */
 
-/* See lp_formats.h. */
-lp_cparse_status
-lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms)
+/* lp_parse_seconds_ms, inlined into lp_parse_combined (the request time of every line). */
+static LP_ALWAYS_INLINE lp_cparse_status
+lp_seconds_ms(const char *s, size_t len, int64_t *ms)
 {
 	const char *p = s;
 	const char *end = s + len;
@@ -447,6 +451,13 @@ lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms)
 
 /* See lp_formats.h. */
 lp_cparse_status
+lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms)
+{
+	return lp_seconds_ms(s, len, ms);
+}
+
+/* See lp_formats.h. */
+lp_cparse_status
 lp_parse_micros_ms(const char *s, size_t len, int64_t *ms)
 {
 	int64_t		us;
@@ -461,22 +472,113 @@ lp_parse_micros_ms(const char *s, size_t len, int64_t *ms)
 }
 
 /*
+ * Byte scans of the combined parser.  Each finds, in [p, end), the first
+ * byte equal to one of one or two given bytes, 16 bytes a step with SSE2
+ * (x86-64 always has it), 8 with SWAR on other little-endian machines, then
+ * byte by byte; no load reaches past end.  They return the same byte the
+ * plain loop after them would (the reference, test/unit/ref_combined.h).
+ */
+#ifdef __SSE2__
+/* Bit i set: byte p[i] is a or b. */
+static LP_ALWAYS_INLINE unsigned
+lp_mask16(const char *p, __m128i a, __m128i b)
+{
+	__m128i		v = _mm_loadu_si128((const __m128i *) p);
+
+	return (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, a),
+													 _mm_cmpeq_epi8(v, b)));
+}
+#elif defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LP_SWAR_SCAN 1
+/*
+ * High bit of each byte of the 8 at p that is a or b (a, b: the byte
+ * repeated 8 times); the lowest set bit is exact (a borrow only flags bytes
+ * above a zero byte).
+ */
+static LP_ALWAYS_INLINE uint64_t
+lp_mask8(const char *p, uint64_t a, uint64_t b)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	uint64_t	w,
+				x,
+				y;
+
+	memcpy(&w, p, 8);
+	x = w ^ a;
+	y = w ^ b;
+	return (((x - ones) & ~x) | ((y - ones) & ~y)) & UINT64_C(0x8080808080808080);
+}
+#endif
+
+/*
+ * The first byte a or b in [p, end), or NULL.  lo <= p is the start of the
+ * line: the last block of a line of 16 bytes or more is read as the 16
+ * bytes that end at end (from lo on, so inside the line), its bits below p
+ * shifted out.
+ */
+static LP_ALWAYS_INLINE const char *
+lp_scan2(const char *lo, const char *p, const char *end, char a, char b)
+{
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi8(a);
+	const __m128i vb = _mm_set1_epi8(b);
+	unsigned	m;
+
+	while (end - p >= 16)
+	{
+		m = lp_mask16(p, va, vb);
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+	if (p < end && end - lo >= 16)
+	{
+		m = lp_mask16(end - 16, va, vb) >> (16 - (end - p));
+		return m ? p + __builtin_ctz(m) : NULL;
+	}
+#elif defined(LP_SWAR_SCAN)
+	const uint64_t wa = UINT64_C(0x0101010101010101) * (unsigned char) a;
+	const uint64_t wb = UINT64_C(0x0101010101010101) * (unsigned char) b;
+
+	(void) lo;
+	while (end - p >= 8)
+	{
+		uint64_t	m = lp_mask8(p, wa, wb);
+
+		if (m)
+			return p + (__builtin_ctzll(m) >> 3);
+		p += 8;
+	}
+#else
+	(void) lo;
+#endif
+	for (; p < end; p++)
+	{
+		if (*p == a || *p == b)
+			return p;
+	}
+	return NULL;
+}
+
+/*
  * The '"' that opens the request: the first '"' at the start of the line or
  * after a blank, or NULL.  Such a '"' is never escaped (the byte before it
- * is not a backslash), and nginx escapes the '"' of a user name.
+ * is not a backslash), and nginx escapes the '"' of a user name.  *lb is
+ * set to the last '[' before it (before end when there is none), or NULL:
+ * the time's opening bracket, found in the same pass.
  */
-static inline const char *
-lp_find_request(const char *line, const char *end)
+static LP_ALWAYS_INLINE const char *
+lp_find_request(const char *line, const char *end, const char **lb)
 {
 	const char *p = line;
+	const char *q;
 
-	while (p < end)
+	*lb = NULL;
+	while ((q = lp_scan2(line, p, end, '"', '[')) != NULL)
 	{
-		const char *q = memchr(p, '"', (size_t) (end - p));
-
-		if (!q)
-			return NULL;
-		if (q == line || LP_IS_BLANK(q[-1]))
+		if (*q == '[')
+			*lb = q;
+		else if (q == line || LP_IS_BLANK(q[-1]))
 			return q;
 		p = q + 1;
 	}
@@ -484,54 +586,42 @@ lp_find_request(const char *line, const char *end)
 }
 
 /*
- * Find the "[...]" field before limit (the request's quote, or the end of
- * the line): the last '[' before limit and the first ']' after it.  Returns
- * the byte after ']' or NULL.
+ * The "[...]" field before limit (the request's quote, or the end of the
+ * line): lb, the last '[' before limit (from lp_find_request), and the
+ * first ']' after it; lo is the start of the line.  Returns the byte after ']' or NULL.
  */
-static inline const char *
-lp_find_time(const char *line, const char *limit, const char **time, size_t *time_len)
+static LP_ALWAYS_INLINE const char *
+lp_find_time(const char *lo, const char *lb, const char *limit, const char **time, size_t *time_len)
 {
-	const char *lb = NULL;
-	const char *p = line;
-	const char *x;
 	const char *rb;
 
-	/* forward with memchr: a line has few '[', and this is faster than a byte loop back */
-	while (p < limit && (x = memchr(p, '[', (size_t) (limit - p))) != NULL)
-	{
-		lb = x + 1;
-		p = lb;
-	}
 	if (!lb)
 		return NULL;
-	rb = memchr(lb, ']', (size_t) (limit - lb));
+	rb = lp_scan2(lo, lb + 1, limit, ']', ']');
 	if (!rb)
 		return NULL;
-	*time = lb;
-	*time_len = (size_t) (rb - lb);
+	*time = lb + 1;
+	*time_len = (size_t) (rb - lb - 1);
 	return rb + 1;
 }
 
 /*
  * p points at an opening '"': return the closing '"' (a backslash escapes
- * the byte after it), or NULL when the line ends first.
+ * the byte after it), or NULL when the line ends first.  The bytes up to
+ * the next '"' or '\' are skipped a block at a time; lo is the start of
+ * the line.
  */
-static const char *
-lp_close_quote(const char *p, const char *end)
+static LP_ALWAYS_INLINE const char *
+lp_close_quote(const char *lo, const char *p, const char *end)
 {
 	p++;
-	while (p < end)
+	while ((p = lp_scan2(lo, p, end, '"', '\\')) != NULL)
 	{
-		if (*p == '\\')
-		{
-			if (end - p < 2)
-				return NULL;
-			p += 2;
-		}
-		else if (*p == '"')
+		if (*p == '"')
 			return p;
-		else
-			p++;
+		if (end - p < 2)
+			return NULL;
+		p += 2;
 	}
 	return NULL;
 }
@@ -562,10 +652,11 @@ lp_is_scheme(unsigned char c)
 
 /*
  * The route of the request text rq[0..rq_end): METHOD SP TARGET [...].
- * Sets out->route, out->route_len and out->route_slash.
+ * Sets out->route, out->route_len and out->route_slash; lo is the start of
+ * the line.
  */
-static lp_cparse_status
-lp_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline *out)
+static LP_ALWAYS_INLINE lp_cparse_status
+lp_request_route(const char *lo, const char *rq, const char *rq_end, unsigned flags, lp_cline *out)
 {
 	const char *m = rq;
 	const char *t;
@@ -578,9 +669,9 @@ lp_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline *o
 	if (m == rq || m == rq_end || *m != ' ')
 		return LP_C_NOT_HTTP;
 	t = m + 1;
-	te = t;
-	while (te < rq_end && !LP_IS_BLANK(*te))
-		te++;
+	te = lp_scan2(lo, t, rq_end, ' ', '\t');
+	if (!te)
+		te = rq_end;
 	if (te == t)
 		return LP_C_NOT_HTTP;
 	/* the HTTP/2 connection preface, sent to an HTTP/1 port */
@@ -614,7 +705,7 @@ lp_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline *o
 	out->route_len = (size_t) (te - t);
 	if (!(flags & LP_FMT_KEEP_QUERY))
 	{
-		const char *qm = memchr(t, '?', (size_t) (te - t));
+		const char *qm = lp_scan2(lo, t, te, '?', '?');
 
 		if (qm)
 			out->route_len = (size_t) (qm - t);
@@ -632,6 +723,7 @@ lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	const char *p;
 	const char *q;
 	const char *rq;
+	const char *lb;
 	const char *last = NULL;
 	size_t		last_len = 0;
 	int			last_quoted = 0;
@@ -651,17 +743,17 @@ lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 		end--;
 
 	/* "request": the first field opened by a '"'; [time]: the last '[' before it */
-	rq = lp_find_request(line, end);
-	if (!lp_find_time(line, rq ? rq : end, &out->time, &out->time_len))
+	rq = lp_find_request(line, end, &lb);
+	if (!lp_find_time(line, lb, rq ? rq : end, &out->time, &out->time_len))
 		return LP_C_NO_TIME;
 	if (!rq)
 		return LP_C_NO_REQUEST;
-	q = lp_close_quote(rq, end);
+	q = lp_close_quote(line, rq, end);
 	if (!q)
 		return LP_C_UNTERMINATED;
 	out->request = rq + 1;
 	out->request_len = (size_t) (q - rq - 1);
-	st = lp_request_route(out->request, q, flags, out);
+	st = lp_request_route(line, out->request, q, flags, out);
 	if (st != LP_C_OK)
 		return st;
 
@@ -675,7 +767,7 @@ lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 			break;
 		if (*p == '"')
 		{
-			q = lp_close_quote(p, end);
+			q = lp_close_quote(line, p, end);
 			if (!q)
 				return LP_C_UNTERMINATED;
 			last = p;
@@ -686,8 +778,9 @@ lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 		else
 		{
 			last = p;
-			while (p < end && !LP_IS_BLANK(*p))
-				p++;
+			p = lp_scan2(line, p, end, ' ', '\t');
+			if (!p)
+				p = end;
 			last_len = (size_t) (p - last);
 			last_quoted = 0;
 		}
@@ -700,7 +793,7 @@ lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	else if (flags & LP_FMT_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
-		st = lp_parse_seconds_ms(last, last_len, &out->latency);
+		st = lp_seconds_ms(last, last_len, &out->latency);
 	if (st != LP_C_OK)
 	{
 		out->bad = last;
@@ -717,11 +810,12 @@ lp_combined_ts(const char *line, size_t len, lp_ts *out)
 	const char *time;
 	size_t		time_len;
 	const char *rq;
+	const char *lb;
 
 	if (len > 0 && end[-1] == '\r')
 		end--;
-	rq = lp_find_request(line, end);
-	if (!lp_find_time(line, rq ? rq : end, &time, &time_len))
+	rq = lp_find_request(line, end, &lb);
+	if (!lp_find_time(line, lb, rq ? rq : end, &time, &time_len))
 	{
 		out->field = LP_TS_F_NONE;
 		out->text = NULL;

@@ -2,7 +2,9 @@
  * test/fuzz/fuzz_formats.c -- libFuzzer harness for the combined-format
  * line parsers (lp_formats) and the timestamp parsers (lp_ts)
  *
- * Every input is fed to lp_parse_combined under the four combined formats,
+ * Every input is fed to lp_parse_combined under the four combined formats
+ * (and checked equal, field for field, to the byte-by-byte reference of
+ * test/unit/ref_combined.h),
  * to lp_parse_line (the default format), to lp_combined_ts, to the ISO and
  * common-log-format timestamp parsers (whole input and first field) and to
  * the two request-time converters.  Checked: every slice lies inside the
@@ -22,6 +24,8 @@
 #include "lp_formats.h"
 #include "lp_parse.h"
 #include "lp_ts.h"
+
+#include "../unit/ref_combined.h"
 
 /* Stop the run with a crash that libFuzzer reports and saves. */
 #define FUZZ_ASSERT(c) do { if (!(c)) abort(); } while (0)
@@ -886,6 +890,37 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(a.request == b.request && a.request_len == b.request_len);
 		FUZZ_ASSERT(a.bad == b.bad && a.bad_len == b.bad_len &&
 					a.tail_fields == b.tail_fields);
+	}
+
+	/* the fast parser = the byte-by-byte reference, every field, same slices */
+	for (i = 0; i < 4; i++)
+	{
+		lp_cline	rc;
+		lp_cparse_status rs;
+		lp_ts		rt;
+
+		memset(&rc, 0x5A, sizeof(rc));
+		rs = ref_parse_combined(line, size, combined_formats[i], &rc);
+		FUZZ_ASSERT(rs == st[i] && rc.time == c[i].time && rc.time_len == c[i].time_len);
+		FUZZ_ASSERT(rc.request == c[i].request && rc.request_len == c[i].request_len);
+		FUZZ_ASSERT(rc.bad == c[i].bad && rc.bad_len == c[i].bad_len &&
+					rc.tail_fields == c[i].tail_fields);
+		/* the same slice of the line, or the same constant ("/") */
+		FUZZ_ASSERT(rc.route_len == c[i].route_len && rc.route_slash == c[i].route_slash);
+		FUZZ_ASSERT(rc.route == c[i].route ||
+					(rc.route && c[i].route && !inside(rc.route, rc.route_len, line, size) &&
+					 !inside(c[i].route, c[i].route_len, line, size) &&
+					 memcmp(rc.route, c[i].route, rc.route_len) == 0));
+		if (rs == LP_C_OK)
+			FUZZ_ASSERT(rc.latency == c[i].latency);
+		if (i == 0)
+		{
+			lp_ts		ft;
+			lp_ts_status fs = lp_combined_ts(line, size, &ft);
+
+			FUZZ_ASSERT(ref_combined_ts(line, size, &rt) == fs &&
+						rt.text == ft.text && rt.text_len == ft.text_len);
+		}
 	}
 
 	/* the time of a combined line: the parser's "[...]" field, read as CLF */

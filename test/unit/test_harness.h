@@ -121,6 +121,7 @@ extern void test_formats_parsers(void);
 extern void test_formats_hostile(void);
 extern void test_formats_templates(void);
 extern void test_formats_options(void);
+extern void test_formats_fast_vs_ref(void);
 extern void test_hash_old_collisions(void);
 extern void test_hash_known_key(void);
 extern void test_oom(void);

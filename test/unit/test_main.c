@@ -252,6 +252,7 @@ main(void)
 	test_formats_hostile();
 	test_formats_templates();
 	test_formats_options();
+	test_formats_fast_vs_ref();
 	test_hash_old_collisions();
 	test_hash_known_key();
 	test_oom();

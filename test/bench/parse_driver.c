@@ -1,0 +1,91 @@
+/* test/bench/parse_driver.c -- a standalone driver over one format's line parser, for callgrind and perf (plain C)
+ *
+ *   make -C test/bench driver
+ *   valgrind --tool=callgrind test/bench/parse_driver combined 100000
+ *
+ * Generates N lines of the format with lp_gen (300 routes, seed 42, the
+ * benchmark's lines) into memory, then parses each once through the
+ * format's entry of lp_formats[] (the aggregate's path) and prints a
+ * checksum of routes and latencies.  Instructions per line = the parse
+ * loop's count (callgrind: the function parse_all) / N; the driver also
+ * prints the parse loop's time per line (clock_gettime, the fastest of the
+ * repeats).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lp_formats.h"
+#include "lp_gen.h"
+
+/* Parse every line once; kept out of line so that callgrind names it. */
+__attribute__((noinline)) static uint64_t
+parse_all(const lp_format_def *f, const char *text, const size_t *off, long n)
+{
+	uint64_t	sum = 0;
+	long		i;
+
+	for (i = 0; i < n; i++)
+	{
+		lp_fields	lf;
+
+		if (f->parse(text + off[i], off[i + 1] - off[i], f, NULL, &lf) == LP_LINE_OK)
+			sum += (uint64_t) lf.latency * 31 + lf.route_len + (unsigned char) lf.route[0];
+		else
+			sum += 7;
+	}
+	return sum;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : "combined";
+	long		n = argc > 2 ? atol(argv[2]) : 100000;
+	int			reps = argc > 3 ? atoi(argv[3]) : 1;
+	const lp_format_def *f = lp_gen_format_lookup(name, strlen(name));
+	lp_gen		g;
+	char	   *text;
+	size_t	   *off;
+	long		i;
+
+	if (!f || n <= 0 || reps <= 0)
+	{
+		fprintf(stderr, "usage: parse_driver [format] [lines] [repeats]\n");
+		return 2;
+	}
+	text = malloc((size_t) n * LP_GEN_MAXLINE);
+	off = malloc(((size_t) n + 1) * sizeof(size_t));
+	if (!text || !off)
+		return 1;
+	lp_gen_init(&g, 300, 42);
+	lp_gen_set_format(&g, f);
+	off[0] = 0;
+	for (i = 0; i < n; i++)
+		off[i + 1] = off[i] + lp_gen_line(&g, i, text + off[i]);
+	{
+		double		best = 0;
+		uint64_t	sum = 0;
+		int			r;
+
+		for (r = 0; r < reps; r++)
+		{
+			struct timespec t0,
+						t1;
+			double		ns;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			sum = parse_all(f, text, off, n);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			ns = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / (double) n;
+			if (r == 0 || ns < best)
+				best = ns;
+		}
+		printf("%s %ld lines %zu bytes checksum %llu, %.1f ns a line (fastest of %d)\n",
+			   name, n, off[n], (unsigned long long) sum, best, reps);
+	}
+	free(text);
+	free(off);
+	return 0;
+}
