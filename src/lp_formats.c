@@ -80,13 +80,24 @@ lp_names_join(char *buf, size_t cap, const void *table, size_t stride,
 	return buf;
 }
 
-/* See lp_formats.h: built from the table on the first call. */
+/*
+ * See lp_formats.h: lp_format_names and lp_option_names, each built from its
+ * table on the first call.
+ */
 const char *
 lp_format_names(void)
 {
 	static char names[LP_FORMAT_NAMES_MAX];
 
 	return lp_names_join(names, sizeof(names), lp_formats, sizeof(lp_formats[0]), NULL);
+}
+
+const char *
+lp_option_names(void)
+{
+	static char names[LP_FORMAT_NAMES_MAX];
+
+	return lp_names_join(names, sizeof(names), lp_options, sizeof(lp_options[0]), NULL);
 }
 
 /* ---------- route templates ---------- */
@@ -385,15 +396,6 @@ lp_option_by_flag(unsigned flag)
 			return o;
 	}
 	return NULL;
-}
-
-/* See lp_formats.h: built from the table on the first call. */
-const char *
-lp_option_names(void)
-{
-	static char names[LP_FORMAT_NAMES_MAX];
-
-	return lp_names_join(names, sizeof(names), lp_options, sizeof(lp_options[0]), NULL);
 }
 
 /* ---------- the combined parser ---------- */
