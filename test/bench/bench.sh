@@ -171,10 +171,10 @@ for f in $FORMATS; do
 		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f"
 	bench_query "logp95_${f}_par" 2 "logp95 report, $f, 2 workers" \
 		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f"
-	# route templates on (issue 12): the generated paths have no id segments,
-	# so the answer is the same and the row costs what the check costs
-	[ "$f" = combined ] && bench_query "logp95_${f}_tpl" 0 "logp95 report, $f, templates, serial" \
-		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f', 'templates') FROM $t))" "$f"
+	# route templates on (issue 12): the generated query strings hold ids, so
+	# templated routes differ from the plain reference: timed, not compared
+	[ "$f" = combined ] && bench_query "logp95_${f}_tpl" 0 "logp95 report, $f, templates, serial (routes templated: not compared)" \
+		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f', 'templates') FROM $t))" "$f" none
 	bench_query "pd_$f" 0 "regexp/split_part + percentile_disc, $f, serial" \
 		"SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY ms) AS p95 FROM (SELECT ${F_ROUTE[$f]} AS route, ${F_MS[$f]} AS ms FROM $t) p GROUP BY route" "$f" disc
 done
