@@ -15,15 +15,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib/cluster.sh"
 cd "$LP_ROOT"
 
-passed=0
-failed=0
-
-# Record one check: check NAME COMMAND... (a pass when COMMAND succeeds)
-check() {
-	local name=$1; shift
-	if "$@"; then passed=$((passed + 1)); printf 'ok     %s\n' "$name"
-	else failed=$((failed + 1)); printf 'FAILED %s\n' "$name"; fi
-}
 
 # The build dependencies of debian/control, build-essential (which Debian
 # assumes) and the tools used here.
@@ -88,7 +79,7 @@ fi
 chmod -R a+rX "$tmp/src"
 
 # 2. debian/control as committed must be what debian/control.in makes
-check "debian/control is up to date with debian/control.in (pg_buildext checkcontrol)" \
+lp_check "debian/control is up to date with debian/control.in (pg_buildext checkcontrol)" \
 	sh -c "cd '$src' && env -u PG_SUPPORTED_VERSIONS -u DEB_PG_SUPPORTED_VERSIONS pg_buildext checkcontrol >/dev/null"
 
 # 3. dpkg-buildpackage, with none of the test environment leaking in (a
@@ -103,12 +94,12 @@ fi
 lp_say "dpkg-buildpackage -us -uc -b for PostgreSQL $versions (log: $tmp/build.log)"
 start=$(date +%s)
 if (cd "$src" && "${buildenv[@]}" dpkg-buildpackage -us -uc -b) > "$tmp/build.log" 2>&1 </dev/null; then
-	check "dpkg-buildpackage -us -uc -b ($(($(date +%s) - start)) s)" true
+	lp_check "dpkg-buildpackage -us -uc -b ($(($(date +%s) - start)) s)" true
 else
 	tail -n 60 "$tmp/build.log"
-	check "dpkg-buildpackage -us -uc -b" false
+	lp_check "dpkg-buildpackage -us -uc -b" false
 fi
-check "the build ran the regression tests against $pkg (pg_buildext installcheck)" \
+lp_check "the build ran the regression tests against $pkg (pg_buildext installcheck)" \
 	grep -q "### End $PG_MAJOR installcheck ###" "$tmp/build.log"
 for v in $versions; do
 	if grep -q "PostgreSQL $v installation does not support 'extension_destdir'" "$tmp/build.log"; then
@@ -122,7 +113,7 @@ done
 scripts=$(ls logp95--*.sql | sort | tr '\n' ' ')
 for v in $versions; do
 	deb=$tmp/src/postgresql-$v-logp95_${debver}_$arch.deb
-	check "postgresql-$v-logp95_${debver}_$arch.deb was built" test -f "$deb"
+	lp_check "postgresql-$v-logp95_${debver}_$arch.deb was built" test -f "$deb"
 	[ -f "$deb" ] || continue
 	pgc=/usr/lib/postgresql/$v/bin/pg_config
 	lib=$("$pgc" --pkglibdir)
@@ -130,15 +121,15 @@ for v in $versions; do
 	doc=/usr/share/doc/postgresql-$v-logp95
 	dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' | grep -v '/$' > "$tmp/files-$v"
 	printf '# postgresql-%s-logp95:\n' "$v"; sed 's/^/#   /' "$tmp/files-$v"
-	check "$v: $lib/logp95.so" grep -qxF "$lib/logp95.so" "$tmp/files-$v"
-	check "$v: $ext/logp95.control" grep -qxF "$ext/logp95.control" "$tmp/files-$v"
-	check "$v: $ext holds exactly the tree's scripts ($scripts)" \
+	lp_check "$v: $lib/logp95.so" grep -qxF "$lib/logp95.so" "$tmp/files-$v"
+	lp_check "$v: $ext/logp95.control" grep -qxF "$ext/logp95.control" "$tmp/files-$v"
+	lp_check "$v: $ext holds exactly the tree's scripts ($scripts)" \
 		test "$(sed -n "s|^$ext/\(logp95--.*\.sql\)$|\1|p" "$tmp/files-$v" | sort | tr '\n' ' ')" = "$scripts"
-	check "$v: $doc/copyright" grep -qxF "$doc/copyright" "$tmp/files-$v"
+	lp_check "$v: $doc/copyright" grep -qxF "$doc/copyright" "$tmp/files-$v"
 	unexpected=$(grep -vxE "$lib/logp95\.so|$lib/bitcode/logp95/src/[A-Za-z0-9_]+\.bc|$lib/bitcode/logp95\.index\.bc|$ext/logp95\.control|$ext/logp95--[0-9.]+(--[0-9.]+)?\.sql|$doc/(copyright|changelog\.Debian\.gz|changelog\.gz|README\.md\.gz)" "$tmp/files-$v" || true)
 	[ -n "$unexpected" ] && printf '# unexpected: %s\n' $unexpected
-	check "$v: nothing unexpected in the package" test -z "$unexpected"
-	check "$v: Depends on postgresql-$v" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'postgresql-$v\\b'"
+	lp_check "$v: nothing unexpected in the package" test -z "$unexpected"
+	lp_check "$v: Depends on postgresql-$v" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'postgresql-$v\\b'"
 done
 
 # 5. Install the 15 package, use it, remove it.
@@ -147,7 +138,7 @@ sums() { [ ${#before[@]} -eq 0 ] || (cd / && find "${before[@]}" -type f -exec s
 deb=$tmp/src/${pkg}_${debver}_$arch.deb
 if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
 	printf '# %s is already installed here: not installing or removing it\n' "$pkg"
-	check "$pkg is not installed before the test (remove it to run the install checks)" false
+	lp_check "$pkg is not installed before the test (remove it to run the install checks)" false
 elif [ -f "$deb" ]; then
 	lib=$("$PGBIN/pg_config" --pkglibdir)
 	ext=$("$PGBIN/pg_config" --sharedir)/extension
@@ -162,33 +153,33 @@ elif [ -f "$deb" ]; then
 	printf '# %d logp95 paths installed before the test, kept in %s\n' "${#before[@]}" "$tmp/before.tar"
 	restore=1
 	installed_by_us=1
-	check "dpkg -i $(basename "$deb")" sh -c "dpkg -i '$deb' > '$tmp/dpkg.log' 2>&1 || { cat '$tmp/dpkg.log'; exit 1; }"
-	check "dpkg --verify $pkg (installed files are the package's)" sh -c "test -z \"\$(dpkg --verify $pkg)\""
+	lp_check "dpkg -i $(basename "$deb")" sh -c "dpkg -i '$deb' > '$tmp/dpkg.log' 2>&1 || { cat '$tmp/dpkg.log'; exit 1; }"
+	lp_check "dpkg --verify $pkg (installed files are the package's)" sh -c "test -z \"\$(dpkg --verify $pkg)\""
 
 	cd "$tmp"	# initdb as postgres: a cwd it can enter (not a clone under /root)
 	lp_cluster_start
 	cd "$LP_ROOT"
 	trap cleanup EXIT
 	lp_say "cluster on $PGHOST port $PGPORT"
-	check "CREATE EXTENSION logp95" lp_psql -c "CREATE EXTENSION logp95"
+	lp_check "CREATE EXTENSION logp95" lp_psql -c "CREATE EXTENSION logp95"
 	got=$(lp_psql -tA -c "SELECT extversion FROM pg_extension WHERE extname = 'logp95'" || true)
-	check "installed version '$got' is default_version $extver" test "$got" = "$extver"
+	lp_check "installed version '$got' is default_version $extver" test "$got" = "$extver"
 	got=$(lp_psql -tA -c "SELECT requests, p95_ms FROM logp95_report((SELECT logp95_agg(l) FROM (VALUES ('2026-11-30T10:00:00Z GET /a 7')) v(l)))" || true)
-	check "logp95_report over one line answers 1|7 (got '$got')" test "$got" = "1|7"
+	lp_check "logp95_report over one line answers 1|7 (got '$got')" test "$got" = "1|7"
 	if [ -f logp95--1.0.sql ] && [ "$extver" != 1.0 ]; then
 		got=$(lp_psql -c "CREATE DATABASE up" && lp_psql -tA -d up -c "CREATE EXTENSION logp95 VERSION '1.0'" \
 			-c "ALTER EXTENSION logp95 UPDATE" -c "SELECT extversion FROM pg_extension WHERE extname = 'logp95'" 2>&1 || true)
-		check "CREATE EXTENSION logp95 VERSION '1.0' then ALTER EXTENSION UPDATE reaches $extver (got '$got')" test "$got" = "$extver"
+		lp_check "CREATE EXTENSION logp95 VERSION '1.0' then ALTER EXTENSION UPDATE reaches $extver (got '$got')" test "$got" = "$extver"
 	fi
 	lp_cluster_stop
 
-	check "dpkg -r $pkg" sh -c "dpkg -r '$pkg' > '$tmp/dpkg.log' 2>&1 || { cat '$tmp/dpkg.log'; exit 1; }"
+	lp_check "dpkg -r $pkg" sh -c "dpkg -r '$pkg' > '$tmp/dpkg.log' 2>&1 || { cat '$tmp/dpkg.log'; exit 1; }"
 	installed_by_us=
-	check "$pkg is gone" sh -c "! dpkg-query -W -f='\${Status}' '$pkg' 2>/dev/null | grep -q 'install ok installed'"
+	lp_check "$pkg is gone" sh -c "! dpkg-query -W -f='\${Status}' '$pkg' 2>/dev/null | grep -q 'install ok installed'"
 	tar -C / -xpf "$tmp/before.tar"
 	restore=
 	sums_after=$(sums)
-	check "the ${#before[@]} logp95 paths installed before are back, byte for byte" test "$sums_before" = "$sums_after"
+	lp_check "the ${#before[@]} logp95 paths installed before are back, byte for byte" test "$sums_before" = "$sums_after"
 fi
 
 # 6. The packages for other majors are not installed: they Depend on
@@ -209,10 +200,9 @@ for v in $versions; do
 	cd "$LP_ROOT"
 	trap cleanup EXIT
 	got=$(lp_psql -tA -c "LOAD '$so'" -c "SHOW logp95.on_malformed" 2>&1 || true)
-	check "$v: the package's logp95.so loads into PostgreSQL $v (its setting logp95.on_malformed then shows '$got')" test "$got" = error
+	lp_check "$v: the package's logp95.so loads into PostgreSQL $v (its setting logp95.on_malformed then shows '$got')" test "$got" = error
 	lp_cluster_stop
 done
 PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+lp_checks_done

@@ -64,6 +64,22 @@ lp_citus_install() {
 	return 0
 }
 
+# Checks of a scripted test: lp_check NAME COMMAND... records a pass when
+# COMMAND succeeds and prints an ok/FAILED line; lp_checks_done prints the
+# closing "N passed, N failed" and fails when any check failed.
+LP_PASSED=0
+LP_FAILED=0
+lp_check() {
+	local name=$1
+	shift
+	if "$@"; then LP_PASSED=$((LP_PASSED + 1)); printf 'ok     %s\n' "$name"
+	else LP_FAILED=$((LP_FAILED + 1)); printf 'FAILED %s\n' "$name"; fi
+}
+lp_checks_done() {
+	echo "$LP_PASSED passed, $LP_FAILED failed"
+	[ "$LP_FAILED" = 0 ]
+}
+
 # Print a progress line on stderr.
 lp_say() { printf '== %s\n' "$*" >&2; }
 
