@@ -170,24 +170,12 @@ lp_cluster_stop() {
 lp_psql() { "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 # SQL that builds table $1 with the exact report computed in plain SQL from
-# query $2, which yields (route, ms): one row per route with requests,
-# p50_ms, p95_ms, p99_ms, max_ms under logp95's rule (0-based rank
-# min(floor(n*K/100), n-1)) and p95_disc under percentile_disc's (0-based
-# rank ceil(n*0.95)-1).  The reference of the benchmark and of the
-# concurrency test; sql/reference.sql spells the same rule out on its own.
+# query $2, which yields (route, ms): test/lib/ref_report.sql with its
+# placeholders filled (the replacements are quoted, so an & in the query is
+# kept as it is).
 lp_ref_sql() {
-	cat <<-EOF
-		CREATE TABLE $1 AS
-		SELECT route, n AS requests,
-			min(ms) FILTER (WHERE rk = least(n * 50 / 100, n - 1)) AS p50_ms,
-			min(ms) FILTER (WHERE rk = least(n * 95 / 100, n - 1)) AS p95_ms,
-			min(ms) FILTER (WHERE rk = least(n * 99 / 100, n - 1)) AS p99_ms,
-			max(ms) AS max_ms,
-			min(ms) FILTER (WHERE rk = (n * 95 + 99) / 100 - 1) AS p95_disc
-		FROM (SELECT route, ms,
-				row_number() OVER (PARTITION BY route ORDER BY ms) - 1 AS rk,
-				count(*) OVER (PARTITION BY route) AS n
-			FROM ($2) src) ranked
-		GROUP BY route, n;
-	EOF
+	local sql
+	sql=$(<"$LP_ROOT/test/lib/ref_report.sql")
+	sql=${sql//@TABLE@/"$1"}
+	printf '%s\n' "${sql//@QUERY@/"$2"}"
 }

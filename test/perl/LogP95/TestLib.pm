@@ -75,28 +75,19 @@ SQL that builds TABLE with the exact report computed in plain SQL from
 QUERY, which yields (route, ms): one row per route with requests, p50_ms,
 p95_ms, p99_ms, max_ms under logp95's rule (0-based rank
 min(floor(n*K/100), n-1)) and p95_disc under percentile_disc's (0-based
-rank ceil(n*0.95)-1).  The same SQL as lp_ref_sql in test/lib/cluster.sh
-(which the benchmark uses); sql/reference.sql spells the rule out on its
-own, as a pg_regress file must stand alone.
+rank ceil(n*0.95)-1): test/lib/ref_report.sql with its placeholders filled,
+the file lp_ref_sql in test/lib/cluster.sh (the benchmark's) reads too.
 
 =cut
 
 sub lp_ref_sql
 {
 	my ($table, $query) = @_;
-	return qq{CREATE TABLE $table AS
-SELECT route, n AS requests,
-	min(ms) FILTER (WHERE rk = least(n * 50 / 100, n - 1)) AS p50_ms,
-	min(ms) FILTER (WHERE rk = least(n * 95 / 100, n - 1)) AS p95_ms,
-	min(ms) FILTER (WHERE rk = least(n * 99 / 100, n - 1)) AS p99_ms,
-	max(ms) AS max_ms,
-	min(ms) FILTER (WHERE rk = (n * 95 + 99) / 100 - 1) AS p95_disc
-FROM (SELECT route, ms,
-		row_number() OVER (PARTITION BY route ORDER BY ms) - 1 AS rk,
-		count(*) OVER (PARTITION BY route) AS n
-	FROM ($query) src) ranked
-GROUP BY route, n;
-};
+	my $sql = PostgreSQL::Test::Utils::slurp_file(lp_source_dir() . '/test/lib/ref_report.sql');
+
+	$sql =~ s/\@TABLE\@/$table/g;
+	$sql =~ s/\@QUERY\@/$query/g;
+	return $sql;
 }
 
 =pod
