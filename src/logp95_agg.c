@@ -1,6 +1,7 @@
 /* src/logp95_agg.c -- PostgreSQL glue: the logp95_agg aggregates (transitions; 1.0's combine, (de)serialize, final) */
 #include "postgres.h"
 
+#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -149,7 +150,34 @@ typedef struct Logp95Call
 	int			options_len;	/* its length */
 	lp_parse_ctx ctx;			/* the options' flags and the scratch buffer */
 	size_t		cap;			/* bytes at ctx.buf */
+	bool		args_const;		/* the format and options arguments are
+								 * constants of the aggregate call: read once,
+								 * never looked at again */
+	bool		direct;			/* a combined format without templates:
+								 * lp_parse_combined is called directly */
+	unsigned	cflags;			/* its flags (as lp_combined_parse passes them) */
 } Logp95Call;
+
+/*
+ * Is argument argno of the transition (-1: none, which is constant) a
+ * constant of the aggregate call, logp95_agg(line, 'combined'), the same on
+ * every row?  Its Aggref says so (argument argno is the aggregate's
+ * argument argno - 1); outside nodeAgg (a window aggregate) there is none.
+ */
+static bool
+logp95_arg_const(FunctionCallInfo fcinfo, int argno)
+{
+	Aggref	   *agg;
+	TargetEntry *te;
+
+	if (argno < 0)
+		return true;
+	agg = AggGetAggref(fcinfo);
+	if (agg == NULL || list_length(agg->args) < argno)
+		return false;
+	te = (TargetEntry *) list_nth(agg->args, argno - 1);
+	return IsA(te, TargetEntry) && te->expr && IsA(te->expr, Const);
+}
 
 /* A copy of s[0 .. len) in the call site's context, replacing old. */
 static char *
@@ -220,6 +248,8 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 	{
 		call = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Logp95Call));
 		fcinfo->flinfo->fn_extra = call;
+		call->args_const = logp95_arg_const(fcinfo, fmt_argno) &&
+			logp95_arg_const(fcinfo, opt_argno);
 	}
 	if (ft && unlikely(call->format_name == NULL ||
 					   call->format_len != (int) VARSIZE_ANY_EXHDR(ft) ||
@@ -247,7 +277,26 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 		call->options = logp95_call_copy(fcinfo, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
+	call->direct = call->format && lp_format_is_combined(call->format) &&
+		!(call->ctx.flags & LP_OPT_TEMPLATES);
+	call->cflags = call->format ?
+		call->format->flags | (call->ctx.flags & LP_FMT_KEEP_QUERY) : 0;
 	return call;
+}
+
+/*
+ * The call site's format and options, as logp95_call_get; when both are
+ * constants (the usual logp95_agg(line, 'combined')), read on the first
+ * row only: the per-row cost is one load and a test.
+ */
+static LP_ALWAYS_INLINE Logp95Call *
+logp95_call_of(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
+{
+	Logp95Call *call = (Logp95Call *) fcinfo->flinfo->fn_extra;
+
+	if (likely(call != NULL && call->args_const))
+		return call;
+	return logp95_call_get(fcinfo, fmt_argno, opt_argno);
 }
 
 /* Make the call's scratch buffer hold a route built from len bytes. */
@@ -268,15 +317,29 @@ logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
 /* ---------- what each form counts from one row (any state type) ---------- */
 
 /*
- * logp95_agg(line text): parse one raw line (argument 1) and count its
- * latency.  This runs once per row, so it avoids calls where it can: an
+ * The bytes of the line in argument 1 (not NULL), without a call: an
  * inline (short or plain) text is used as it is, and only a compressed or
- * out-of-line value goes through detoasting.  A NULL line counts nothing.
+ * out-of-line value goes through detoasting.
+ */
+static LP_ALWAYS_INLINE const char *
+logp95_line_arg(FunctionCallInfo fcinfo, size_t *len)
+{
+	struct varlena *t = (struct varlena *) PG_GETARG_POINTER(1);
+
+	if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
+		t = pg_detoast_datum_packed(t);
+	*len = VARSIZE_ANY_EXHDR(t);
+	return VARDATA_ANY(t);
+}
+
+/*
+ * logp95_agg(line text): parse one raw line (argument 1) and count its
+ * latency.  This runs once per row, so it avoids calls where it can
+ * (logp95_line_arg, the parser inline).  A NULL line counts nothing.
  */
 static LP_ALWAYS_INLINE void
 logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 {
-	struct varlena *t;
 	const char *line;
 	size_t		len;
 	lp_line		pl;
@@ -284,11 +347,7 @@ logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 
 	if (PG_ARGISNULL(1))
 		return;
-	t = (struct varlena *) PG_GETARG_POINTER(1);
-	if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
-		t = pg_detoast_datum_packed(t);
-	line = VARDATA_ANY(t);
-	len = VARSIZE_ANY_EXHDR(t);
+	line = logp95_line_arg(fcinfo, &len);
 	/* the default format's parser, called directly: the inline hot path */
 	if (likely(lp_parse_line(line, len, &pl) == LP_PARSE_OK))
 	{
@@ -308,7 +367,7 @@ logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 static LP_ALWAYS_INLINE void
 logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 {
-	Logp95Call *call = opt_argno >= 0 ? logp95_call_get(fcinfo, -1, opt_argno) : NULL;
+	Logp95Call *call = opt_argno >= 0 ? logp95_call_of(fcinfo, -1, opt_argno) : NULL;
 	text	   *route;
 	const char *r;
 	size_t		n;
@@ -358,20 +417,37 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 {
 	Logp95Call *call;
 	const lp_format_def *fmt;
-	text	   *t;
 	const char *line;
 	size_t		len;
 	lp_fields	lf;
 
 	if (PG_ARGISNULL(2))
 		return;
-	call = logp95_call_get(fcinfo, 2, opt_argno);
+	call = logp95_call_of(fcinfo, 2, opt_argno);
 	fmt = call->format;
 	if (PG_ARGISNULL(1))
 		return;
-	t = PG_GETARG_TEXT_PP(1);
-	line = VARDATA_ANY(t);
-	len = VARSIZE_ANY_EXHDR(t);
+	line = logp95_line_arg(fcinfo, &len);
+	/*
+	 * A combined format without templates: its parser, called directly, and
+	 * the route counted as it stands.  A line that fails, or whose route has
+	 * to be built (route_slash), takes the general path below, which parses
+	 * it again and finds the same.
+	 */
+	if (likely(call->direct))
+	{
+		lp_cline	cl;
+
+		if (likely(lp_parse_combined(line, len, call->cflags, &cl) == LP_C_OK &&
+				   !cl.route_slash))
+		{
+			int			rc = lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency);
+
+			if (unlikely(rc != LP_OK))
+				logp95_check(rc);
+			return;
+		}
+	}
 	/* a route may be built: templates, or a query string kept */
 	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
 		logp95_call_scratch(fcinfo, call, len);

@@ -297,6 +297,13 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
 }
 
 /* See lp_formats.h. */
+int
+lp_format_is_combined(const lp_format_def *fmt)
+{
+	return fmt->parse == lp_combined_parse;
+}
+
+/* See lp_formats.h. */
 const lp_format_def *
 lp_format_guess(const char *line, size_t len)
 {

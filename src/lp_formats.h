@@ -117,6 +117,13 @@ extern const lp_format_def *lp_format_lookup(const char *name, size_t len);
 extern const char *lp_format_names(void);
 
 /*
+ * Does fmt's entry parse with lp_parse_combined (with fmt->flags or-ed
+ * with the call's LP_FMT_KEEP_QUERY)?  Lets a caller with no route
+ * templates call lp_parse_combined directly, one row at a time.
+ */
+extern int	lp_format_is_combined(const lp_format_def *fmt);
+
+/*
  * The format a line that failed in the default format looks like: the
  * last combined format (query string dropped) that reads it, else
  * "combined" when it has a [time] and a quoted request; NULL otherwise.
