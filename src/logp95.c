@@ -39,9 +39,6 @@ static int	logp95_max_state_memory = 1024 * 1024;
 /* How much of a bad line an error message quotes, in bytes. */
 #define LOGP95_QUOTE_MAX 200
 
-/* Longest format name the cache of logp95_format_arg holds (every known name is shorter). */
-#define LOGP95_FORMAT_NAME_MAX 32
-
 void		_PG_init(void);
 
 /*
@@ -233,16 +230,6 @@ logp95_make_datum(const uint8 *buf, size_t len)
 	return res;
 }
 
-/*
- * The format argument of one call site, looked up once and kept in
- * fn_extra: later rows only compare their bytes with the cached name.
- */
-typedef struct Logp95FormatCache
-{
-	const lp_format_def *format;	/* the format's entry in lp_formats[] */
-	int			len;			/* length of name */
-	char		name[LOGP95_FORMAT_NAME_MAX];	/* the format's name as given */
-} Logp95FormatCache;
 
 /* See logp95.h. */
 const lp_format_def *
@@ -260,27 +247,30 @@ logp95_format_named(const char *name, int len)
 
 /* See logp95.h. */
 const lp_format_def *
-logp95_format_arg(FunctionCallInfo fcinfo, int argno)
+logp95_format_cached(Logp95FormatCache *cache, text *t)
 {
-	text	   *t = PG_GETARG_TEXT_PP(argno);
 	const char *name = VARDATA_ANY(t);
 	int			len = (int) VARSIZE_ANY_EXHDR(t);
-	Logp95FormatCache *cache = (Logp95FormatCache *) fcinfo->flinfo->fn_extra;
-	const lp_format_def *f;
 
-	if (likely(cache != NULL && cache->len == len && memcmp(cache->name, name, len) == 0))
+	if (likely(cache->format != NULL && cache->len == len &&
+			   memcmp(cache->name, name, len) == 0))
 		return cache->format;
-	f = logp95_format_named(name, len);
-	if (cache == NULL)
-	{
-		cache = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Logp95FormatCache));
-		fcinfo->flinfo->fn_extra = cache;
-	}
+	cache->format = logp95_format_named(name, len);
 	Assert(len < LOGP95_FORMAT_NAME_MAX);
-	cache->format = f;
 	cache->len = len;
 	memcpy(cache->name, name, len);
-	return f;
+	return cache->format;
+}
+
+/* See logp95.h. */
+const lp_format_def *
+logp95_format_arg(FunctionCallInfo fcinfo, int argno)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+														  sizeof(Logp95FormatCache));
+	return logp95_format_cached((Logp95FormatCache *) fcinfo->flinfo->fn_extra,
+								PG_GETARG_TEXT_PP(argno));
 }
 
 /* ---------- reading a stored state ---------- */

@@ -55,10 +55,30 @@ extern int	logp95_errdetail_line(const char *line, size_t len);
 /* A logp95_state datum holding a copy of the encoded bytes buf[0 .. len). */
 extern bytea *logp95_make_datum(const uint8 *buf, size_t len);
 
+/* Longest format name a Logp95FormatCache holds (every known name is shorter). */
+#define LOGP95_FORMAT_NAME_MAX 32
+
 /*
- * The format named by text argument argno, looked up in lp_formats[] on the
- * first call of a call site (and again only if the name changes); ERROR
- * 22023 when unknown.
+ * A format argument as last read at one call site: its entry in
+ * lp_formats[] and the name it was given as.  Zeroed: nothing read yet.
+ */
+typedef struct Logp95FormatCache
+{
+	const lp_format_def *format;	/* the format's entry in lp_formats[] */
+	int			len;			/* length of name */
+	char		name[LOGP95_FORMAT_NAME_MAX];	/* the format's name as given */
+} Logp95FormatCache;
+
+/*
+ * The format named by text t, looked up in lp_formats[] only when t differs
+ * from the name the cache holds; ERROR 22023 when unknown.
+ */
+extern const lp_format_def *logp95_format_cached(Logp95FormatCache *cache, text *t);
+
+/*
+ * The format named by text argument argno, with a Logp95FormatCache in the
+ * call site's fn_extra: looked up on the first call (and again only if the
+ * name changes); ERROR 22023 when unknown.
  */
 extern const lp_format_def *logp95_format_arg(FunctionCallInfo fcinfo, int argno);
 

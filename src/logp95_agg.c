@@ -137,15 +137,15 @@ logp95_malformed_line(lp_state *st, const lp_format_def *fmt, const lp_parse_ctx
 
 /*
  * One call site's format and options, read on its first row and kept in
- * fn_extra (again only when an argument changes, as logp95_format_arg
- * does), and the scratch buffer where a route is built (templates, an
- * absolute-form target without a path): no per-row palloc.
+ * fn_extra (again only when an argument changes; the format through the
+ * same Logp95FormatCache as logp95_format_arg), and the scratch buffer
+ * where a route is built (templates, an absolute-form target without a
+ * path): no per-row palloc.
  */
 typedef struct Logp95Call
 {
-	const lp_format_def *format;	/* the format; NULL for (route, latency) rows */
-	char	   *format_name;	/* the format argument as given */
-	int			format_len;		/* its length */
+	Logp95FormatCache fmt;		/* the format (fmt.format NULL for (route,
+								 * latency) rows) and the name it was given as */
 	char	   *options;		/* the options argument as given (NULL: none) */
 	int			options_len;	/* its length */
 	lp_parse_ctx ctx;			/* the options' flags and the scratch buffer */
@@ -251,15 +251,8 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 		call->args_const = logp95_arg_const(fcinfo, fmt_argno) &&
 			logp95_arg_const(fcinfo, opt_argno);
 	}
-	if (ft && unlikely(call->format_name == NULL ||
-					   call->format_len != (int) VARSIZE_ANY_EXHDR(ft) ||
-					   memcmp(call->format_name, VARDATA_ANY(ft), call->format_len) != 0))
-	{
-		call->format = logp95_format_named(VARDATA_ANY(ft), (int) VARSIZE_ANY_EXHDR(ft));
-		call->format_len = (int) VARSIZE_ANY_EXHDR(ft);
-		call->format_name = logp95_call_copy(fcinfo, call->format_name,
-											 VARDATA_ANY(ft), call->format_len);
-	}
+	if (ft)
+		logp95_format_cached(&call->fmt, ft);
 	if (ot == NULL)
 	{
 		if (call->options)
@@ -277,10 +270,10 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 		call->options = logp95_call_copy(fcinfo, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
-	call->direct = call->format && lp_format_is_combined(call->format) &&
+	call->direct = call->fmt.format && lp_format_is_combined(call->fmt.format) &&
 		!(call->ctx.flags & LP_OPT_TEMPLATES);
-	call->cflags = call->format ?
-		call->format->flags | (call->ctx.flags & LP_FMT_KEEP_QUERY) : 0;
+	call->cflags = call->fmt.format ?
+		call->fmt.format->flags | (call->ctx.flags & LP_FMT_KEEP_QUERY) : 0;
 	return call;
 }
 
@@ -424,7 +417,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	if (PG_ARGISNULL(2))
 		return;
 	call = logp95_call_of(fcinfo, 2, opt_argno);
-	fmt = call->format;
+	fmt = call->fmt.format;
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
