@@ -12,24 +12,20 @@ static lp_line_status lp_combined_parse(const char *line, size_t len,
 										const lp_format_def *fmt,
 										const lp_parse_ctx *ctx, lp_fields *out);
 
-/* How the timestamps are written, for error hints. */
-#define LP_HINT_ISO "The first field of a line is written as YYYY-MM-DDTHH:MM:SS, optionally followed by a fraction of a second and by Z or a UTC offset such as +02:00."
-#define LP_HINT_CLF "The time of a combined-format line is written as [DD/Mon/YYYY:HH:MM:SS +HHMM]."
-
 /* See lp_formats.h: every format logp95 reads. */
 const lp_format_def lp_formats[] = {
 	/* "<timestamp> <method> <route> <latency_ms>" */
-	{"default", lp_default_parse, lp_ts_parse_iso_field, 0, LP_HINT_ISO},
+	{"default", lp_default_parse, lp_ts_parse_iso_field, 0},
 	/* combined + request time in seconds, query string dropped */
-	{"combined", lp_combined_parse, lp_combined_ts, 0, LP_HINT_CLF},
+	{"combined", lp_combined_parse, lp_combined_ts, 0},
 	/* the same, query string kept in the route */
-	{"combined_query", lp_combined_parse, lp_combined_ts, LP_FMT_KEEP_QUERY, LP_HINT_CLF},
+	{"combined_query", lp_combined_parse, lp_combined_ts, LP_FMT_KEEP_QUERY},
 	/* combined + Apache %D microseconds, query string dropped */
-	{"combined_us", lp_combined_parse, lp_combined_ts, LP_FMT_MICROS, LP_HINT_CLF},
+	{"combined_us", lp_combined_parse, lp_combined_ts, LP_FMT_MICROS},
 	/* the same, query string kept in the route */
 	{"combined_us_query", lp_combined_parse, lp_combined_ts,
-	LP_FMT_MICROS | LP_FMT_KEEP_QUERY, LP_HINT_CLF},
-	{NULL, NULL, NULL, 0, NULL}
+	LP_FMT_MICROS | LP_FMT_KEEP_QUERY},
+	{NULL, NULL, NULL, 0}
 };
 
 /* Room for every name and its ", " (the table is checked against it). */

@@ -100,8 +100,6 @@ struct lp_format_def
 	lp_line_parser parse;		/* its line parser */
 	lp_ts_reader read_ts;		/* its timestamp reader */
 	unsigned	flags;			/* LP_FMT_* */
-	const char *ts_hint;		/* how its timestamp is written: a whole sentence
-								 * for error hints */
 };
 
 /* Every format, "default" first, ended by an entry with a NULL name. */
