@@ -387,20 +387,6 @@ lp_parse_options(const char *s, size_t len, unsigned *flags,
 	}
 }
 
-/* See lp_formats.h. */
-const lp_option_def *
-lp_option_by_flag(unsigned flag)
-{
-	const lp_option_def *o;
-
-	for (o = lp_options; o->name; o++)
-	{
-		if (o->flag == flag)
-			return o;
-	}
-	return NULL;
-}
-
 /* ---------- the combined parser ---------- */
 
 /* lp_parse_seconds_ms, inlined into lp_parse_combined (the request time of every line). */

@@ -174,9 +174,6 @@ typedef enum lp_opts_status
 extern lp_opts_status lp_parse_options(const char *s, size_t len, unsigned *flags,
 									   const char **word, size_t *word_len);
 
-/* The option that sets flag (NULL if none). */
-extern const lp_option_def *lp_option_by_flag(unsigned flag);
-
 /* Every option name in table order, comma-separated, for error messages. */
 extern const char *lp_option_names(void);
 

@@ -269,32 +269,3 @@ lp_ts_parse_clf(const char *s, size_t len, lp_ts *out)
 	return lp_ts_finish(&c, out);
 }
 
-/* See lp_ts.h. */
-const char *
-lp_ts_field_name(lp_ts_field f)
-{
-	switch (f)
-	{
-		case LP_TS_F_NONE:
-			return "timestamp";
-		case LP_TS_F_YEAR:
-			return "year";
-		case LP_TS_F_MONTH:
-			return "month";
-		case LP_TS_F_DAY:
-			return "day";
-		case LP_TS_F_HOUR:
-			return "hour";
-		case LP_TS_F_MINUTE:
-			return "minute";
-		case LP_TS_F_SECOND:
-			return "second";
-		case LP_TS_F_FRACTION:
-			return "fraction of a second";
-		case LP_TS_F_OFFSET:
-			return "UTC offset";
-		case LP_TS_F_END:
-			return "end";
-	}
-	return "timestamp";
-}

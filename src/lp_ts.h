@@ -70,7 +70,4 @@ extern lp_ts_status lp_ts_parse_clf(const char *s, size_t len, lp_ts *out);
 /* Days in a month of the proleptic Gregorian calendar (month 1 .. 12). */
 extern int	lp_ts_days_in_month(int year, int month);
 
-/* English name of a field, for error messages ("month", "offset"...). */
-extern const char *lp_ts_field_name(lp_ts_field f);
-
 #endif							/* LP_TS_H */
