@@ -1,8 +1,19 @@
 /* src/lp_formats.c -- the table of access-log formats and the combined-format parser (plain C) */
+#include <stdlib.h>
+
 #include "lp_formats.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+/*
+ * On x86-64 with GCC or clang the combined parser is built a second time for
+ * CPUs with AVX2 (LP_NO_AVX2 leaves it out), chosen at run time.
+ */
+#if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__) && !defined(LP_NO_AVX2)
+#define LP_AVX2_DISPATCH 1
+#include <immintrin.h>
+#define LP_AVX2_ATTR __attribute__((target("avx2")))
 #endif
 
 static lp_line_status lp_default_parse(const char *line, size_t len,
@@ -400,6 +411,36 @@ lp_seconds_ms(const char *s, size_t len, int64_t *ms)
 	int			ndig = 0;
 	int			round_up = 0;
 
+	/*
+	 * nginx's $request_time, "D.DDD" with one to five whole digits: read at
+	 * once (the general loop below gives the same, more slowly)
+	 */
+	if (len >= 5 && len <= 9 && s[len - 4] == '.')
+	{
+		unsigned	d1 = (unsigned char) s[len - 3] - '0';
+		unsigned	d2 = (unsigned char) s[len - 2] - '0';
+		unsigned	d3 = (unsigned char) s[len - 1] - '0';
+		const char *dot = s + len - 4;
+
+		if (d1 <= 9 && d2 <= 9 && d3 <= 9)
+		{
+			for (; p < dot; p++)
+			{
+				unsigned	d = (unsigned char) *p - '0';
+
+				if (d > 9)
+					break;
+				ip = ip * 10 + d;
+			}
+			if (p == dot)
+			{
+				*ms = (int64_t) (ip * 1000 + d1 * 100 + d2 * 10 + d3);
+				return LP_C_OK;
+			}
+			p = s;
+			ip = 0;
+		}
+	}
 	if (p == end || (unsigned) ((unsigned char) *p - '0') > 9)
 		return LP_C_BAD_LATENCY;
 	while (p < end && (unsigned) ((unsigned char) *p - '0') <= 9)
@@ -501,121 +542,18 @@ lp_mask8(const char *p, uint64_t a, uint64_t b)
 }
 #endif
 
-/*
- * The first byte a or b in [p, end), or NULL.  lo <= p is the start of the
- * line: the last block of a line of 16 bytes or more is read as the 16
- * bytes that end at end (from lo on, so inside the line), its bits below p
- * shifted out.
- */
-static LP_ALWAYS_INLINE const char *
-lp_scan2(const char *lo, const char *p, const char *end, char a, char b)
+
+#ifdef LP_AVX2_DISPATCH
+/* Bit i set: byte p[i] is a or b, for the 32 bytes at p (AVX2 only). */
+static LP_ALWAYS_INLINE LP_AVX2_ATTR unsigned
+lp_mask32(const char *p, __m256i a, __m256i b)
 {
-#ifdef __SSE2__
-	const __m128i va = _mm_set1_epi8(a);
-	const __m128i vb = _mm_set1_epi8(b);
-	unsigned	m;
+	__m256i		v = _mm256_loadu_si256((const __m256i *) p);
 
-	while (end - p >= 16)
-	{
-		m = lp_mask16(p, va, vb);
-		if (m)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-	if (p < end && end - lo >= 16)
-	{
-		m = lp_mask16(end - 16, va, vb) >> (16 - (end - p));
-		return m ? p + __builtin_ctz(m) : NULL;
-	}
-#elif defined(LP_SWAR_SCAN)
-	const uint64_t wa = UINT64_C(0x0101010101010101) * (unsigned char) a;
-	const uint64_t wb = UINT64_C(0x0101010101010101) * (unsigned char) b;
-
-	(void) lo;
-	while (end - p >= 8)
-	{
-		uint64_t	m = lp_mask8(p, wa, wb);
-
-		if (m)
-			return p + (__builtin_ctzll(m) >> 3);
-		p += 8;
-	}
-#else
-	(void) lo;
+	return (unsigned) _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, a),
+														   _mm256_cmpeq_epi8(v, b)));
+}
 #endif
-	for (; p < end; p++)
-	{
-		if (*p == a || *p == b)
-			return p;
-	}
-	return NULL;
-}
-
-/*
- * The '"' that opens the request: the first '"' at the start of the line or
- * after a blank, or NULL.  Such a '"' is never escaped (the byte before it
- * is not a backslash), and nginx escapes the '"' of a user name.  *lb is
- * set to the last '[' before it (before end when there is none), or NULL:
- * the time's opening bracket, found in the same pass.
- */
-static LP_ALWAYS_INLINE const char *
-lp_find_request(const char *line, const char *end, const char **lb)
-{
-	const char *p = line;
-	const char *q;
-
-	*lb = NULL;
-	while ((q = lp_scan2(line, p, end, '"', '[')) != NULL)
-	{
-		if (*q == '[')
-			*lb = q;
-		else if (q == line || LP_IS_BLANK(q[-1]))
-			return q;
-		p = q + 1;
-	}
-	return NULL;
-}
-
-/*
- * The "[...]" field before limit (the request's quote, or the end of the
- * line): lb, the last '[' before limit (from lp_find_request), and the
- * first ']' after it; lo is the start of the line.  Returns the byte after ']' or NULL.
- */
-static LP_ALWAYS_INLINE const char *
-lp_find_time(const char *lo, const char *lb, const char *limit, const char **time, size_t *time_len)
-{
-	const char *rb;
-
-	if (!lb)
-		return NULL;
-	rb = lp_scan2(lo, lb + 1, limit, ']', ']');
-	if (!rb)
-		return NULL;
-	*time = lb + 1;
-	*time_len = (size_t) (rb - lb - 1);
-	return rb + 1;
-}
-
-/*
- * p points at an opening '"': return the closing '"' (a backslash escapes
- * the byte after it), or NULL when the line ends first.  The bytes up to
- * the next '"' or '\' are skipped a block at a time; lo is the start of
- * the line.
- */
-static LP_ALWAYS_INLINE const char *
-lp_close_quote(const char *lo, const char *p, const char *end)
-{
-	p++;
-	while ((p = lp_scan2(lo, p, end, '"', '\\')) != NULL)
-	{
-		if (*p == '"')
-			return p;
-		if (end - p < 2)
-			return NULL;
-		p += 2;
-	}
-	return NULL;
-}
 
 /* RFC 9110 tchar: the bytes of an HTTP method. */
 static const unsigned char lp_tchar[256] = {
@@ -641,157 +579,54 @@ lp_is_scheme(unsigned char c)
 		c == '+' || c == '-' || c == '.';
 }
 
-/*
- * The route of the request text rq[0..rq_end): METHOD SP TARGET [...].
- * Sets out->route, out->route_len and out->route_slash; lo is the start of
- * the line.
- */
-static LP_ALWAYS_INLINE lp_cparse_status
-lp_request_route(const char *lo, const char *rq, const char *rq_end, unsigned flags, lp_cline *out)
-{
-	const char *m = rq;
-	const char *t;
-	const char *te;
 
-	while (m < rq_end && lp_tchar[(unsigned char) *m])
-		m++;
-	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
-		return LP_C_BAD_REQUEST;	/* nginx's "-": no request line */
-	if (m == rq || m == rq_end || *m != ' ')
-		return LP_C_NOT_HTTP;
-	t = m + 1;
-	te = lp_scan2(lo, t, rq_end, ' ', '\t');
-	if (!te)
-		te = rq_end;
-	if (te == t)
-		return LP_C_NOT_HTTP;
-	/* the HTTP/2 connection preface, sent to an HTTP/1 port */
-	if (m - rq == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && *t == '*' &&
-		rq_end - te == 9 && memcmp(te, " HTTP/2.0", 9) == 0)
-		return LP_C_NOT_HTTP;
+/* The base build of the combined parser: SSE2, SWAR or bytes. */
+#define LP_CI(name) name##_base
+#define LP_CI_ATTR
+#define LP_CI_AVX2 0
+#include "lp_combined_impl.h"
 
-	/* absolute form, scheme://authority[/path][?query]: the path counts */
-	if ((unsigned) ((*t | 0x20) - 'a') <= 25)
-	{
-		const char *s = t + 1;
-
-		while (s < te && lp_is_scheme((unsigned char) *s))
-			s++;
-		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
-		{
-			s += 3;
-			while (s < te && *s != '/' && *s != '?')
-				s++;
-			if (s == te || (*s == '?' && !(flags & LP_FMT_KEEP_QUERY)))
-			{
-				out->route = "/";
-				out->route_len = 1;
-				return LP_C_OK;
-			}
-			out->route_slash = *s == '?';
-			t = s;
-		}
-	}
-	out->route = t;
-	out->route_len = (size_t) (te - t);
-	if (!(flags & LP_FMT_KEEP_QUERY))
-	{
-		const char *qm = lp_scan2(lo, t, te, '?', '?');
-
-		if (qm)
-			out->route_len = (size_t) (qm - t);
-	}
-	if (out->route_len == 0)
-		return LP_C_BAD_REQUEST;
-	return LP_C_OK;
-}
+#ifdef LP_AVX2_DISPATCH
+/* The AVX2 build: its scans step 32 bytes at a time. */
+#define LP_CI(name) name##_avx2
+#define LP_CI_ATTR LP_AVX2_ATTR
+#define LP_CI_AVX2 1
+#include "lp_combined_impl.h"
+#endif
 
 /* See lp_formats.h. */
+lp_combined_fn
+lp_combined_parser(lp_isa isa)
+{
+	if (isa == LP_ISA_BEST)
+	{
+		const char *e = getenv("LOGP95_ISA");
+
+		isa = (e && strcmp(e, "base") == 0) ? LP_ISA_BASE : LP_ISA_AVX2;
+		if (isa == LP_ISA_AVX2 && lp_combined_parser(LP_ISA_AVX2) == NULL)
+			isa = LP_ISA_BASE;
+	}
+	if (isa == LP_ISA_BASE)
+		return lp_parse_combined_base;
+#ifdef LP_AVX2_DISPATCH
+	__builtin_cpu_init();
+	if (isa == LP_ISA_AVX2 && __builtin_cpu_supports("avx2"))
+		return lp_parse_combined_avx2;
+#endif
+	return NULL;
+}
+
+/* See lp_formats.h: the best build, chosen on the first call. */
 lp_cparse_status
 lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
-	const char *end = line + len;
-	const char *p;
-	const char *q;
-	const char *rq;
-	const char *lb;
-	const char *last = NULL;
-	size_t		last_len = 0;
-	int			last_quoted = 0;
-	lp_cparse_status st;
+	static lp_combined_fn best;
 
-	out->route = NULL;
-	out->route_len = 0;
-	out->time = NULL;
-	out->time_len = 0;
-	out->request = NULL;
-	out->request_len = 0;
-	out->bad = NULL;
-	out->bad_len = 0;
-	out->tail_fields = 0;
-	out->route_slash = 0;
-	if (len > 0 && end[-1] == '\r')
-		end--;
-
-	/* "request": the first field opened by a '"'; [time]: the last '[' before it */
-	rq = lp_find_request(line, end, &lb);
-	if (!lp_find_time(line, lb, rq ? rq : end, &out->time, &out->time_len))
-		return LP_C_NO_TIME;
-	if (!rq)
-		return LP_C_NO_REQUEST;
-	q = lp_close_quote(line, rq, end);
-	if (!q)
-		return LP_C_UNTERMINATED;
-	out->request = rq + 1;
-	out->request_len = (size_t) (q - rq - 1);
-	st = lp_request_route(line, out->request, q, flags, out);
-	if (st != LP_C_OK)
-		return st;
-
-	/* status size "referer" "agent" ... request-time: the last field counts */
-	p = q + 1;
-	for (;;)
-	{
-		while (p < end && LP_IS_BLANK(*p))
-			p++;
-		if (p == end)
-			break;
-		if (*p == '"')
-		{
-			q = lp_close_quote(line, p, end);
-			if (!q)
-				return LP_C_UNTERMINATED;
-			last = p;
-			last_len = (size_t) (q + 1 - p);
-			last_quoted = 1;
-			p = q + 1;
-		}
-		else
-		{
-			last = p;
-			p = lp_scan2(line, p, end, ' ', '\t');
-			if (!p)
-				p = end;
-			last_len = (size_t) (p - last);
-			last_quoted = 0;
-		}
-		out->tail_fields++;
-	}
-	if (out->tail_fields < LP_C_MIN_TAIL_FIELDS)
-		return LP_C_TOO_FEW_FIELDS;
-	if (last_quoted)
-		st = LP_C_BAD_LATENCY;
-	else if (flags & LP_FMT_MICROS)
-		st = lp_parse_micros_ms(last, last_len, &out->latency);
-	else
-		st = lp_seconds_ms(last, last_len, &out->latency);
-	if (st != LP_C_OK)
-	{
-		out->bad = last;
-		out->bad_len = last_len;
-	}
-	return st;
+	if (!best)
+		best = lp_combined_parser(LP_ISA_BEST);
+	return best(line, len, flags, out);
 }
+
 
 /* See lp_formats.h. */
 lp_ts_status
@@ -805,8 +640,8 @@ lp_combined_ts(const char *line, size_t len, lp_ts *out)
 
 	if (len > 0 && end[-1] == '\r')
 		end--;
-	rq = lp_find_request(line, end, &lb);
-	if (!lp_find_time(line, lb, rq ? rq : end, &time, &time_len))
+	rq = lp_find_request_base(line, end, &lb);
+	if (!lp_find_time_base(line, lb, rq ? rq : end, &time, &time_len))
 	{
 		out->field = LP_TS_F_NONE;
 		out->text = NULL;

@@ -233,6 +233,27 @@ typedef struct lp_cline
 extern lp_cparse_status lp_parse_combined(const char *line, size_t len,
 										  unsigned flags, lp_cline *out);
 
+/* One build of lp_parse_combined (see lp_combined_parser). */
+typedef lp_cparse_status (*lp_combined_fn) (const char *line, size_t len,
+											unsigned flags, lp_cline *out);
+
+/* Instruction sets the combined parser is built for. */
+typedef enum lp_isa
+{
+	LP_ISA_BEST = -1,			/* the best this CPU runs */
+	LP_ISA_BASE = 0,			/* SSE2 on x86-64, SWAR or bytes elsewhere */
+	LP_ISA_AVX2 = 1				/* x86-64 with AVX2: 32-byte scans */
+} lp_isa;
+
+/*
+ * The build of lp_parse_combined for isa, or NULL when this compiler or CPU
+ * has none.  LP_ISA_BEST is AVX2 where the CPU has it, unless the
+ * environment variable LOGP95_ISA is "base" (for side-by-side benchmarks).
+ * Every build returns the same for every line; lp_parse_combined calls the
+ * best one.
+ */
+extern lp_combined_fn lp_combined_parser(lp_isa isa);
+
 /*
  * Find the "[...]" time of a combined-format line (as lp_parse_combined
  * does: the last '[' before the request) and parse it; LP_TS_MISSING when

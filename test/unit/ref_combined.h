@@ -10,10 +10,63 @@
 /*
  * The byte-by-byte combined parser of commit c45f4f1, kept verbatim (names
  * prefixed ref_c_) as the reference of the fast lp_parse_combined: the same
- * rules read the plainest way.  The request-time converters
- * (lp_parse_seconds_ms, lp_parse_micros_ms) are the library's own; they
- * have their own tests.
+ * rules read the plainest way.  The seconds converter is the general loop
+ * of that commit (ref_c_seconds_ms: lp_parse_seconds_ms has a fast path
+ * since); the microseconds one is the library's (lp_parse_micros_ms, over
+ * lp_parse_uint63, tested on its own).
  */
+
+/* A request time in seconds to milliseconds, the general loop (c45f4f1). */
+static inline lp_cparse_status
+ref_c_seconds_ms(const char *s, size_t len, int64_t *ms)
+{
+	const char *p = s;
+	const char *end = s + len;
+	uint64_t	ip = 0;
+	uint64_t	frac = 0;
+	int			ndig = 0;
+	int			round_up = 0;
+
+	if (p == end || (unsigned) ((unsigned char) *p - '0') > 9)
+		return LP_C_BAD_LATENCY;
+	while (p < end && (unsigned) ((unsigned char) *p - '0') <= 9)
+	{
+		/* ip * 1000 must stay <= INT64_MAX; checked again below with the fraction */
+		if (ip > (uint64_t) INT64_MAX / 10000)
+			ip = (uint64_t) INT64_MAX;	/* saturate: reported as out of range */
+		else
+			ip = ip * 10 + (uint64_t) (*p - '0');
+		p++;
+	}
+	if (p < end)
+	{
+		if (*p != '.')
+			return LP_C_BAD_LATENCY;
+		p++;
+		if (p == end)
+			return LP_C_BAD_LATENCY;
+		while (p < end)
+		{
+			unsigned	d = (unsigned char) *p - '0';
+
+			if (d > 9)
+				return LP_C_BAD_LATENCY;
+			if (ndig < 3)
+				frac = frac * 10 + d;
+			else if (ndig == 3 && d >= 5)
+				round_up = 1;
+			ndig++;
+			p++;
+		}
+	}
+	for (; ndig < 3; ndig++)
+		frac *= 10;
+	if (ip > ((uint64_t) INT64_MAX - frac - (uint64_t) round_up) / 1000)
+		return LP_C_LATENCY_RANGE;
+	*ms = (int64_t) (ip * 1000 + frac + (uint64_t) round_up);
+	return LP_C_OK;
+}
+
 
 /*
  * The '"' that opens the request: the first '"' at the start of the line or
@@ -258,7 +311,7 @@ ref_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	else if (flags & LP_FMT_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
-		st = lp_parse_seconds_ms(last, last_len, &out->latency);
+		st = ref_c_seconds_ms(last, last_len, &out->latency);
 	if (st != LP_C_OK)
 	{
 		out->bad = last;

@@ -389,9 +389,9 @@ test_formats_options(void)
 	CHECK(lp_format_guess("2026-11-07T12:00:05 GET /a x", 28) == NULL, "guess: a default line stays");
 }
 
-/* Does the fast lp_parse_combined agree with the reference on one line, every field? */
+/* Does a build of the fast combined parser agree with the reference on one line, every field? */
 static int
-comb_same(const char *s, size_t len, unsigned flags)
+comb_same(lp_combined_fn parse, const char *s, size_t len, unsigned flags)
 {
 	lp_cline	a,
 				b;
@@ -402,7 +402,7 @@ comb_same(const char *s, size_t len, unsigned flags)
 
 	memset(&a, 0xAB, sizeof(a));
 	memset(&b, 0xAB, sizeof(b));
-	sa = lp_parse_combined(s, len, flags, &a);
+	sa = parse(s, len, flags, &a);
 	sb = ref_parse_combined(s, len, flags, &b);
 	if (sa != sb || a.time != b.time || a.time_len != b.time_len ||
 		a.request != b.request || a.request_len != b.request_len ||
@@ -468,6 +468,52 @@ comb_mutate(char *buf, size_t n, size_t cap, uint64_t *rng)
 }
 
 /*
+ * lp_parse_seconds_ms (with its "D.DDD" fast path) against the general loop
+ * of the reference: 400,000 strings of 0..12 bytes drawn mostly from digits
+ * and '.', some with a blank, a sign or a letter; status and value equal.
+ */
+static void
+test_seconds_vs_ref(void)
+{
+	static const char alphabet[] = "0123456789012345678901234567890123456789....x -+";
+	uint64_t	rng = 99;
+	long		bad = 0;
+	long		fast = 0;
+	int			i;
+
+	for (i = 0; i < 400000; i++)
+	{
+		char		s[16];
+		size_t		n,
+					k;
+		int64_t		a = -1,
+					b = -1;
+		lp_cparse_status sa,
+					sb;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = (size_t) ((rng >> 59) % 13);
+		for (k = 0; k < n; k++)
+		{
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			s[k] = alphabet[(rng >> 33) % (sizeof(alphabet) - 1)];
+		}
+		/* half of them in the fast path's shape: a '.' fourth from the end */
+		if (i % 2 == 0 && n >= 5)
+			s[n - 4] = '.';
+		if (n >= 5 && n <= 9 && s[n - 4] == '.')
+			fast++;
+		sa = lp_parse_seconds_ms(s, n, &a);
+		sb = ref_c_seconds_ms(s, n, &b);
+		if ((sa != sb || (sa == LP_C_OK && a != b)) && bad++ < 5)
+			CHECK(0, "seconds = reference: \"%.*s\": %d %lld vs %d %lld",
+				  (int) n, s, (int) sa, (long long) a, (int) sb, (long long) b);
+	}
+	CHECK_EQ_I(bad, 0, "lp_parse_seconds_ms = the reference loop on 400,000 strings");
+	CHECK(fast > 50000, "many strings in the fast path's shape (%ld)", fast);
+}
+
+/*
  * The fast combined parser against the byte-by-byte reference: 200,000
  * generated lines of every combined format and a mutation of each (quotes,
  * backslashes, brackets, blanks, digits, '\r', truncation), in the four
@@ -483,6 +529,21 @@ test_formats_fast_vs_ref(void)
 	long		bad = 0;
 	long		checked = 0;
 	size_t		fi;
+	lp_combined_fn builds[2];
+	int			nbuilds = 0;
+	int			bi;
+
+	test_seconds_vs_ref();
+
+	/* every build this machine runs: the base one, and AVX2 where there is one */
+	builds[nbuilds++] = lp_combined_parser(LP_ISA_BASE);
+	CHECK(builds[0] != NULL, "the base build of the combined parser exists");
+	if ((builds[nbuilds] = lp_combined_parser(LP_ISA_AVX2)) != NULL)
+		nbuilds++;
+	printf("  combined parser builds compared with the reference: base%s\n",
+		   nbuilds > 1 ? ", avx2" : " (no AVX2 build on this compiler or CPU)");
+	CHECK(lp_combined_parser(LP_ISA_BEST) == builds[nbuilds - 1] ||
+		  getenv("LOGP95_ISA") != NULL, "the best build is the widest one");
 
 	for (fi = 0; fi < 4; fi++)
 	{
@@ -507,16 +568,58 @@ test_formats_fast_vs_ref(void)
 					n = comb_mutate(buf, n, sizeof(buf), &rng);
 				exact = malloc(n ? n : 1);
 				memcpy(exact, buf, n);
-				for (flags = 0; flags < 4; flags++)
-				{
-					checked++;
-					if (!comb_same(exact, n, flags) && bad++ < 5)
-						CHECK(0, "fast = reference: %.*s (flags %u)", (int) n, exact, flags);
-				}
+				for (bi = 0; bi < nbuilds; bi++)
+					for (flags = 0; flags < 4; flags++)
+					{
+						checked++;
+						if (!comb_same(builds[bi], exact, n, flags) && bad++ < 5)
+							CHECK(0, "fast (build %d) = reference: %.*s (flags %u)",
+								  bi, (int) n, exact, flags);
+					}
 				free(exact);
 			}
 		}
 	}
 	CHECK_EQ_I(bad, 0, "fast combined parser = reference on generated and mutated lines");
-	CHECK(checked == 4L * 50000 * 2 * 4, "every line checked");
+	CHECK(checked == 4L * 50000 * 2 * 4 * nbuilds, "every line checked");
+
+	/*
+	 * Every field boundary at every offset of a 16- and a 32-byte block: a
+	 * user name of 0..95 bytes shifts the rest of the line, with an escaped
+	 * quote, a tab, a '?' and a fake bracket in some of them, and every
+	 * prefix of each line (the short lines take the narrower paths).
+	 */
+	bad = 0;
+	for (fi = 0; fi < 96; fi++)
+	{
+		char		buf[512];
+		char		user[100];
+		size_t		n,
+					cut;
+
+		memset(user, fi % 7 == 3 ? '[' : 'u', fi);
+		user[fi] = '\0';
+		n = (size_t) snprintf(buf, sizeof(buf),
+							  "10.0.0.1 - %s [30/Nov/2026:12:00:00 +0000] \"GET /a/b%s HTTP/1.1\" 200 %s \"%s\" \"Mozilla/5.0 (X11; Linux x86_64)%s\"%s0.%03d",
+							  user, fi % 3 == 0 ? "?x=1" : "", fi % 2 ? "1234" : "5",
+							  fi % 4 == 1 ? "https://example.com/ref\\\"q" : "-",
+							  fi % 5 == 2 ? " \\\" tail" : "", fi % 6 == 5 ? "\t" : " ", (int) fi);
+		for (cut = 0; cut <= n; cut++)
+		{
+			char	   *exact = malloc(cut ? cut : 1);
+
+			memcpy(exact, buf, cut);
+			for (bi = 0; bi < nbuilds; bi++)
+			{
+				unsigned	flags;
+
+				for (flags = 0; flags < 4; flags++)
+					if (!comb_same(builds[bi], exact, cut, flags) && bad++ < 5)
+						CHECK(0, "fast (build %d) = reference at every offset: %.*s (flags %u)",
+							  bi, (int) cut, exact, flags);
+			}
+			free(exact);
+		}
+	}
+	CHECK_EQ_I(bad, 0, "fast combined parser = reference with every field at every block offset, every prefix");
 }
