@@ -36,6 +36,9 @@ int			logp95_on_malformed = LOGP95_MALFORMED_ERROR;
 /* logp95.max_state_memory, in kB: what one state's allocator may hold. */
 static int	logp95_max_state_memory = 1024 * 1024;
 
+/* See logp95.h. */
+int			logp95_prefetch_distance = 1024;
+
 /* How much of a bad line an error message quotes, in bytes. */
 #define LOGP95_QUOTE_MAX 200
 
@@ -86,6 +89,16 @@ _PG_init(void)
 							MAX_KILOBYTES,
 							PGC_SUSET,
 							GUC_UNIT_KB,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("logp95.prefetch_distance",
+							"How far ahead of the row it reads logp95_agg asks the CPU for the lines of the rows to come.",
+							"A sequential scan meets the rows of a heap page from the top of the page down, so the next lines lie below the current one; each row asks for about its own size this many bytes below it.  0 turns it off.",
+							&logp95_prefetch_distance,
+							1024,
+							0,
+							65536,
+							PGC_USERSET,
+							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("logp95");
 }

@@ -33,6 +33,9 @@ typedef enum
 /* logp95.on_malformed (registered in _PG_init; read by logp95_agg.c only). */
 extern int	logp95_on_malformed;
 
+/* logp95.prefetch_distance, bytes (0: off; read by logp95_agg.c only). */
+extern int	logp95_prefetch_distance;
+
 /*
  * An allocator for the plain C units that draws from memory context `cxt`
  * (with its few bytes of bookkeeping), for one state: it counts what the

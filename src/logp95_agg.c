@@ -156,6 +156,7 @@ typedef struct Logp95Call
 	bool		direct;			/* a combined format without templates:
 								 * lp_parse_combined is called directly */
 	unsigned	cflags;			/* its flags (as lp_combined_parse passes them) */
+	lp_combined_fn cparse;		/* the best build of lp_parse_combined */
 } Logp95Call;
 
 /*
@@ -274,6 +275,7 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 		!(call->ctx.flags & LP_OPT_TEMPLATES);
 	call->cflags = call->fmt.format ?
 		call->fmt.format->flags | (call->ctx.flags & LP_FMT_KEEP_QUERY) : 0;
+	call->cparse = lp_combined_parser(LP_ISA_BEST);
 	return call;
 }
 
@@ -309,6 +311,7 @@ logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
 
 /* ---------- what each form counts from one row (any state type) ---------- */
 
+
 /*
  * The bytes of the line in argument 1 (not NULL), without a call: an
  * inline (short or plain) text is used as it is, and only a compressed or
@@ -321,6 +324,24 @@ logp95_line_arg(FunctionCallInfo fcinfo, size_t *len)
 
 	if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
 		t = pg_detoast_datum_packed(t);
+	else if (logp95_prefetch_distance > 0)
+	{
+		/*
+		 * A sequential scan hands over the tuples of a heap page from the
+		 * top of the page down: the next line is most likely in the bytes
+		 * just below this one.  Ask for them now, so that the next row's
+		 * cache misses overlap this row's parse (only a hint: a prefetch
+		 * never faults, and a wrong guess costs nothing but bandwidth).
+		 * Each row asks for about its own size, logp95.prefetch_distance
+		 * bytes below itself: the rows that far ahead are then in the
+		 * cache when their turn comes (docs/performance.md).
+		 */
+		uintptr_t	p = (uintptr_t) t - (uintptr_t) logp95_prefetch_distance;
+		uintptr_t	e = p + Min(VARSIZE_ANY(t), 1024) + 64;
+
+		for (; p < e; p += 64)
+			__builtin_prefetch((const void *) p);
+	}
 	*len = VARSIZE_ANY_EXHDR(t);
 	return VARDATA_ANY(t);
 }
@@ -431,7 +452,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	{
 		lp_cline	cl;
 
-		if (likely(lp_parse_combined(line, len, call->cflags, &cl) == LP_C_OK &&
+		if (likely(call->cparse(line, len, call->cflags, &cl) == LP_C_OK &&
 				   !cl.route_slash))
 		{
 			int			rc = lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency);

@@ -19,17 +19,18 @@
 #endif
 
 /*
- * The first byte a or b in [p, end), or NULL.  lo <= p is the start of the
+ * The first byte a, b or c in [p, end), or NULL.  lo <= p is the start of the
  * line: the last block of a line of 16 (32) bytes or more is read as the 16
  * (32) bytes that end at end (from lo on, so inside the line), its bits
  * below p shifted out.
  */
 static LP_ALWAYS_INLINE LP_CI_ATTR const char *
-LP_CI(lp_scan2)(const char *lo, const char *p, const char *end, char a, char b)
+LP_CI(lp_scan3)(const char *lo, const char *p, const char *end, char a, char b, char c)
 {
 #ifdef __SSE2__
 	const __m128i va = _mm_set1_epi8(a);
 	const __m128i vb = _mm_set1_epi8(b);
+	const __m128i vc = _mm_set1_epi8(c);
 	unsigned	m;
 
 #if LP_CI_AVX2
@@ -37,41 +38,43 @@ LP_CI(lp_scan2)(const char *lo, const char *p, const char *end, char a, char b)
 	{
 		const __m256i wa = _mm256_set1_epi8(a);
 		const __m256i wb = _mm256_set1_epi8(b);
+		const __m256i wc = _mm256_set1_epi8(c);
 
 		while (end - p >= 32)
 		{
-			m = lp_mask32(p, wa, wb);
+			m = lp_mask32(p, wa, wb, wc);
 			if (m)
 				return p + __builtin_ctz(m);
 			p += 32;
 		}
 		if (p < end && end - lo >= 32)
 		{
-			m = lp_mask32(end - 32, wa, wb) >> (32 - (end - p));
+			m = lp_mask32(end - 32, wa, wb, wc) >> (32 - (end - p));
 			return m ? p + __builtin_ctz(m) : NULL;
 		}
 	}
 #endif
 	while (end - p >= 16)
 	{
-		m = lp_mask16(p, va, vb);
+		m = lp_mask16(p, va, vb, vc);
 		if (m)
 			return p + __builtin_ctz(m);
 		p += 16;
 	}
 	if (p < end && end - lo >= 16)
 	{
-		m = lp_mask16(end - 16, va, vb) >> (16 - (end - p));
+		m = lp_mask16(end - 16, va, vb, vc) >> (16 - (end - p));
 		return m ? p + __builtin_ctz(m) : NULL;
 	}
 #elif defined(LP_SWAR_SCAN)
 	const uint64_t wa = UINT64_C(0x0101010101010101) * (unsigned char) a;
 	const uint64_t wb = UINT64_C(0x0101010101010101) * (unsigned char) b;
+	const uint64_t wc = UINT64_C(0x0101010101010101) * (unsigned char) c;
 
 	(void) lo;
 	while (end - p >= 8)
 	{
-		uint64_t	m = lp_mask8(p, wa, wb);
+		uint64_t	m = lp_mask8(p, wa, wb, wc);
 
 		if (m)
 			return p + (__builtin_ctzll(m) >> 3);
@@ -82,10 +85,17 @@ LP_CI(lp_scan2)(const char *lo, const char *p, const char *end, char a, char b)
 #endif
 	for (; p < end; p++)
 	{
-		if (*p == a || *p == b)
+		if (*p == a || *p == b || *p == c)
 			return p;
 	}
 	return NULL;
+}
+
+/* The first byte a or b in [p, end), or NULL (lp_scan3 with c = b). */
+static LP_ALWAYS_INLINE LP_CI_ATTR const char *
+LP_CI(lp_scan2)(const char *lo, const char *p, const char *end, char a, char b)
+{
+	return LP_CI(lp_scan3)(lo, p, end, a, b, b);
 }
 
 /*
@@ -166,13 +176,30 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, unsi
 	const char *t;
 	const char *te;
 
-	while (m < rq_end && lp_tchar[(unsigned char) *m])
-		m++;
+	/* the usual method read at once ("GET " stops the loop below at the blank) */
+	if (rq_end - rq >= 4 && memcmp(rq, "GET ", 4) == 0)
+		m = rq + 3;
+	else
+		while (m < rq_end && lp_tchar[(unsigned char) *m])
+			m++;
 	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
 		return LP_C_BAD_REQUEST;	/* nginx's "-": no request line */
 	if (m == rq || m == rq_end || *m != ' ')
 		return LP_C_NOT_HTTP;
 	t = m + 1;
+	/*
+	 * The usual origin-form target with its query string dropped: the route
+	 * ends at the first blank or '?', found in one scan (the path below
+	 * gives the same: no "*", no scheme, never empty)
+	 */
+	if (!(flags & LP_FMT_KEEP_QUERY) && t < rq_end && *t == '/')
+	{
+		const char *h = LP_CI(lp_scan3)(lo, t, rq_end, ' ', '\t', '?');
+
+		out->route = t;
+		out->route_len = (size_t) ((h ? h : rq_end) - t);
+		return LP_C_OK;
+	}
 	te = LP_CI(lp_scan2)(lo, t, rq_end, ' ', '\t');
 	if (!te)
 		te = rq_end;
@@ -244,6 +271,14 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	out->bad_len = 0;
 	out->tail_fields = 0;
 	out->route_slash = 0;
+	/*
+	 * Ask for every cache line of the line at once: the scans below read it
+	 * front to back, and a line read from shared buffers is mostly not in
+	 * the cache (the scan under the aggregate touched its first bytes only),
+	 * so its misses overlap instead of coming one after another.
+	 */
+	for (p = line + 64; p < end; p += 64)
+		(void) 0; /*PF*/
 	if (len > 0 && end[-1] == '\r')
 		end--;
 

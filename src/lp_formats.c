@@ -511,47 +511,52 @@ lp_parse_micros_ms(const char *s, size_t len, int64_t *ms)
  * plain loop after them would (the reference, test/unit/ref_combined.h).
  */
 #ifdef __SSE2__
-/* Bit i set: byte p[i] is a or b. */
+/* Bit i set: byte p[i] is a, b or c. */
 static LP_ALWAYS_INLINE unsigned
-lp_mask16(const char *p, __m128i a, __m128i b)
+lp_mask16(const char *p, __m128i a, __m128i b, __m128i c)
 {
 	__m128i		v = _mm_loadu_si128((const __m128i *) p);
 
-	return (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, a),
-													 _mm_cmpeq_epi8(v, b)));
+	return (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, a),
+																  _mm_cmpeq_epi8(v, b)),
+													 _mm_cmpeq_epi8(v, c)));
 }
 #elif defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define LP_SWAR_SCAN 1
 /*
- * High bit of each byte of the 8 at p that is a or b (a, b: the byte
+ * High bit of each byte of the 8 at p that is a, b or c (each the byte
  * repeated 8 times); the lowest set bit is exact (a borrow only flags bytes
  * above a zero byte).
  */
 static LP_ALWAYS_INLINE uint64_t
-lp_mask8(const char *p, uint64_t a, uint64_t b)
+lp_mask8(const char *p, uint64_t a, uint64_t b, uint64_t c)
 {
 	const uint64_t ones = UINT64_C(0x0101010101010101);
 	uint64_t	w,
 				x,
-				y;
+				y,
+				z;
 
 	memcpy(&w, p, 8);
 	x = w ^ a;
 	y = w ^ b;
-	return (((x - ones) & ~x) | ((y - ones) & ~y)) & UINT64_C(0x8080808080808080);
+	z = w ^ c;
+	return (((x - ones) & ~x) | ((y - ones) & ~y) | ((z - ones) & ~z)) &
+		UINT64_C(0x8080808080808080);
 }
 #endif
 
 
 #ifdef LP_AVX2_DISPATCH
-/* Bit i set: byte p[i] is a or b, for the 32 bytes at p (AVX2 only). */
+/* Bit i set: byte p[i] is a, b or c, for the 32 bytes at p (AVX2 only). */
 static LP_ALWAYS_INLINE LP_AVX2_ATTR unsigned
-lp_mask32(const char *p, __m256i a, __m256i b)
+lp_mask32(const char *p, __m256i a, __m256i b, __m256i c)
 {
 	__m256i		v = _mm256_loadu_si256((const __m256i *) p);
 
-	return (unsigned) _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, a),
-														   _mm256_cmpeq_epi8(v, b)));
+	return (unsigned) _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, a),
+																		   _mm256_cmpeq_epi8(v, b)),
+														   _mm256_cmpeq_epi8(v, c)));
 }
 #endif
 

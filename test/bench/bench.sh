@@ -21,7 +21,11 @@
 #                                     (0: no merge timing)
 #   LP_BENCH_LOAD_SIZES=400000        lines of the loading comparison, COPY into a
 #                                     table + report vs file_fdw + report ("" for none)
+#   LP_BENCH_ONLY='logp95|logp95_combined'
+#                                     time only the queries so named (a regular
+#                                     expression over the names; floors always)
 #   LP_PROFILE_FORMAT=default         the format callgrind and profile aggregate
+#   LP_PROFILE_ANNOTATE=<symbol>      profile: also where in that function the samples fell
 #   LP_PG_BINDIR=/opt/pg16-c/bin      another PostgreSQL installation (test/lib/cluster.sh);
 #                                     t-digest is then used only if it is installed there
 #
@@ -134,9 +138,11 @@ bench_floor() { if [ "${F_TABLE[$1]}" = access_log ]; then echo floor; else echo
 #   count   count = the number of lines
 #   none    not checked (say why in the label)
 # pd: the query its speed-up is measured against (default: the plain-SQL
-# percentile_disc of its format).  Adding a query is one bench_query line.
+# percentile_disc of its format).  Adding a query is one bench_query line;
+# Q_PRE[name] holds SET commands run before it (every other query runs with
+# the settings RESET).
 Q_NAMES=()
-declare -A Q_SQL Q_WORKERS Q_LABEL Q_FMT Q_CHECK Q_PD
+declare -A Q_SQL Q_WORKERS Q_LABEL Q_FMT Q_CHECK Q_PD Q_PRE
 bench_query() {
 	Q_NAMES+=("$1")
 	Q_WORKERS[$1]=$2
@@ -151,6 +157,8 @@ bench_query floor 0 "floor: count(line), serial" "SELECT count(line) FROM access
 bench_query floor_par 2 "count(line), 2 workers (the scan alone, in parallel)" "SELECT count(line) FROM access_log" default count
 bench_query logp95 0 "logp95 report, serial" "$REPORT_SQL"
 bench_query logp95_par 2 "logp95 report, 2 workers" "$REPORT_SQL"
+bench_query logp95_nopf 0 "logp95 report, serial, prefetch_distance = 0" "$REPORT_SQL"
+Q_PRE[logp95_nopf]="SET logp95.prefetch_distance = 0;"
 bench_query logp95_pairs 0 "logp95_agg(route, latency) on access_parsed, serial" \
 	"SELECT * FROM logp95_report((SELECT logp95_agg(route, latency) FROM access_parsed))"
 bench_query pd_raw 0 "split_part + percentile_disc, raw lines, serial" \
@@ -173,11 +181,26 @@ for f in $FORMATS; do
 		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f"
 	# route templates on (issue 12): the generated query strings hold ids, so
 	# templated routes differ from the plain reference: timed, not compared
+	# the same without asking for the next rows ahead (logp95.prefetch_distance)
+	[ "$f" = combined ] && bench_query "logp95_${f}_nopf" 0 "logp95 report, $f, serial, prefetch_distance = 0" \
+		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f" &&
+		Q_PRE[logp95_${f}_nopf]="SET logp95.prefetch_distance = 0;"
 	[ "$f" = combined ] && bench_query "logp95_${f}_tpl" 0 "logp95 report, $f, templates, serial (routes templated: not compared)" \
 		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f', 'templates') FROM $t))" "$f" none
 	bench_query "pd_$f" 0 "regexp/split_part + percentile_disc, $f, serial" \
 		"SELECT route, percentile_disc(0.95) WITHIN GROUP (ORDER BY ms) AS p95 FROM (SELECT ${F_ROUTE[$f]} AS route, ${F_MS[$f]} AS ms FROM $t) p GROUP BY route" "$f" disc
 done
+
+# LP_BENCH_ONLY: an extended regular expression; only the queries whose
+# names match it are timed and checked (the floors always are).
+if [ -n "${LP_BENCH_ONLY:-}" ]; then
+	kept=()
+	for q in "${Q_NAMES[@]}"; do
+		if [[ $q =~ ^floor || $q =~ ^(${LP_BENCH_ONLY})$ ]]; then kept+=("$q"); fi
+	done
+	Q_NAMES=("${kept[@]}")
+	[[ " ${Q_NAMES[*]} " == *" tdigest "* ]] || HAVE_TD=0
+fi
 
 # SET commands that select serial or parallel execution for a query.
 bench_settings() {
@@ -338,7 +361,7 @@ bench_correctness() {
 		-- every query's answer once, with its own serial or parallel setting
 		$(for q in "${Q_NAMES[@]}"; do
 			[ "$q" = tdigest ] && [ "$HAVE_TD" != 1 ] && continue
-			echo "$(bench_settings "${Q_WORKERS[$q]}") DROP TABLE IF EXISTS res_$q; CREATE TABLE res_$q AS ${Q_SQL[$q]};"
+			echo "$(bench_settings "${Q_WORKERS[$q]}") ${Q_PRE[$q]:-} DROP TABLE IF EXISTS res_$q; CREATE TABLE res_$q AS ${Q_SQL[$q]}; RESET logp95.prefetch_distance;"
 		done)
 		DROP TABLE IF EXISTS st_serial, st_par;
 		$(bench_settings 0)
@@ -350,12 +373,12 @@ bench_correctness() {
 		CREATE TABLE IF NOT EXISTS bench_checks(size bigint, query text, verdict text);
 		INSERT INTO bench_checks
 		SELECT $n, q, CASE WHEN count = $n THEN 'count = ' || count ELSE 'WRONG count ' || count END
-		FROM ($count_checks) c;
+		FROM (${count_checks:-SELECT NULL::text AS q, 0::bigint AS count WHERE false}) c;
 		-- logp95: every column of the report against the reference of its format
 		INSERT INTO bench_checks
 		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes: all ' || total || ' routes, p50/p95/p99/max/requests'
 			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ' END
-		FROM ($report_checks) c;
+		FROM (${report_checks:-SELECT NULL::text AS q, 0::bigint AS total, 0::bigint AS bad WHERE false}) c;
 		UPDATE bench_checks SET verdict = verdict ||
 			CASE WHEN (SELECT st::text FROM st_serial) = (SELECT st::text FROM st_par)
 				THEN '; state = serial state' ELSE '; STATE DIFFERS from serial' END
@@ -365,7 +388,7 @@ bench_correctness() {
 		SELECT $n, q, CASE WHEN bad = 0 THEN 'yes (own rule, ' || total || ' routes); '
 			ELSE 'NO: ' || bad || ' of ' || total || ' routes differ from its own rule; ' END
 			|| rule_diff || ' routes differ from logp95 rule'
-		FROM ($disc_checks) c;
+		FROM (${disc_checks:-SELECT NULL::text AS q, 0::bigint AS total, 0::bigint AS bad, 0::bigint AS rule_diff WHERE false}) c;
 		-- the combined references against the default one (same routes and
 		-- latencies from the generator; combined_query keeps query strings)
 		$(for f in $FORMATS; do
@@ -409,6 +432,7 @@ bench_time() {
 			{
 				echo "\\echo @@ $r $q"
 				bench_settings "${Q_WORKERS[$q]}"
+				echo "RESET logp95.prefetch_distance; ${Q_PRE[$q]:-}"
 				echo "\\! awk '{print \"cpu0 $r $q\", \$1}' /proc/\$LP_PID/schedstat"
 				echo '\timing on'
 				echo "SELECT count(s.*) FROM (${Q_SQL[$q]}) s;"
@@ -855,6 +879,13 @@ bench_profile() {
 	echo "=== call chains (entries >= 3%, chains >= 1%; postgres is built without frame pointers, so chains through it are partial)"
 	{ perf report -i "$data" --stdio --no-children --sort dso,symbol --percent-limit 3 -g caller,1,callee 2>/dev/null || true; } |
 		grep -v -e '^#' -e '^$' | sed -E 's/[[:space:]]+-[[:space:]]+-[[:space:]]*$//' | sed -n '1,80p' | bench_name_addrs
+	# LP_PROFILE_ANNOTATE=<symbol>: where in that function the samples fell
+	if [ -n "${LP_PROFILE_ANNOTATE:-}" ]; then
+		echo
+		echo "=== perf annotate $LP_PROFILE_ANNOTATE (instructions with 0.5 % of its samples or more)"
+		{ perf annotate -i "$data" --stdio -s "$LP_PROFILE_ANNOTATE" 2>/dev/null || true; } |
+			awk -F: '$1 ~ /^ *[0-9]+\.[0-9]+ *$/ && $1 + 0 >= 0.5'
+	fi
 }
 
 case "$MODE" in
