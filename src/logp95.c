@@ -37,7 +37,7 @@ int			logp95_on_malformed = LOGP95_MALFORMED_ERROR;
 static int	logp95_max_state_memory = 1024 * 1024;
 
 /* See logp95.h. */
-int			logp95_prefetch_distance = 1024;
+int			logp95_prefetch_distance = 512;
 
 /* How much of a bad line an error message quotes, in bytes. */
 #define LOGP95_QUOTE_MAX 200
@@ -94,7 +94,7 @@ _PG_init(void)
 							"How far ahead of the row it reads logp95_agg asks the CPU for the lines of the rows to come.",
 							"A sequential scan meets the rows of a heap page from the top of the page down, so the next lines lie below the current one; each row asks for about its own size this many bytes below it.  0 turns it off.",
 							&logp95_prefetch_distance,
-							1024,
+							512,
 							0,
 							65536,
 							PGC_USERSET,

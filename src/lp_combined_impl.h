@@ -271,14 +271,6 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	out->bad_len = 0;
 	out->tail_fields = 0;
 	out->route_slash = 0;
-	/*
-	 * Ask for every cache line of the line at once: the scans below read it
-	 * front to back, and a line read from shared buffers is mostly not in
-	 * the cache (the scan under the aggregate touched its first bytes only),
-	 * so its misses overlap instead of coming one after another.
-	 */
-	for (p = line + 64; p < end; p += 64)
-		(void) 0; /*PF*/
 	if (len > 0 && end[-1] == '\r')
 		end--;
 

@@ -24,6 +24,8 @@
 #   LP_BENCH_ONLY='logp95|logp95_combined'
 #                                     time only the queries so named (a regular
 #                                     expression over the names; floors always)
+#   LP_BENCH_PREFETCH_TRY="512 2048"  also time the serial reports with these values of
+#                                     logp95.prefetch_distance (bytes), side by side
 #   LP_PROFILE_FORMAT=default         the format callgrind and profile aggregate
 #   LP_PROFILE_ANNOTATE=<symbol>      profile: also where in that function the samples fell
 #   LP_PG_BINDIR=/opt/pg16-c/bin      another PostgreSQL installation (test/lib/cluster.sh);
@@ -159,6 +161,12 @@ bench_query logp95 0 "logp95 report, serial" "$REPORT_SQL"
 bench_query logp95_par 2 "logp95 report, 2 workers" "$REPORT_SQL"
 bench_query logp95_nopf 0 "logp95 report, serial, prefetch_distance = 0" "$REPORT_SQL"
 Q_PRE[logp95_nopf]="SET logp95.prefetch_distance = 0;"
+if [ -n "${LP_BENCH_PREFETCH_TRY:-}" ]; then
+	for d in $LP_BENCH_PREFETCH_TRY; do
+		bench_query "logp95_pf$d" 0 "logp95 report, serial, prefetch_distance = $d" "$REPORT_SQL"
+		Q_PRE[logp95_pf$d]="SET logp95.prefetch_distance = $d;"
+	done
+fi
 bench_query logp95_pairs 0 "logp95_agg(route, latency) on access_parsed, serial" \
 	"SELECT * FROM logp95_report((SELECT logp95_agg(route, latency) FROM access_parsed))"
 bench_query pd_raw 0 "split_part + percentile_disc, raw lines, serial" \
@@ -185,6 +193,13 @@ for f in $FORMATS; do
 	[ "$f" = combined ] && bench_query "logp95_${f}_nopf" 0 "logp95 report, $f, serial, prefetch_distance = 0" \
 		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f" &&
 		Q_PRE[logp95_${f}_nopf]="SET logp95.prefetch_distance = 0;"
+	if [ "$f" = combined ] && [ -n "${LP_BENCH_PREFETCH_TRY:-}" ]; then
+		for d in $LP_BENCH_PREFETCH_TRY; do
+			bench_query "logp95_${f}_pf$d" 0 "logp95 report, $f, serial, prefetch_distance = $d" \
+				"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f') FROM $t))" "$f"
+			Q_PRE[logp95_${f}_pf$d]="SET logp95.prefetch_distance = $d;"
+		done
+	fi
 	[ "$f" = combined ] && bench_query "logp95_${f}_tpl" 0 "logp95 report, $f, templates, serial (routes templated: not compared)" \
 		"SELECT * FROM logp95_report((SELECT logp95_agg(line, '$f', 'templates') FROM $t))" "$f" none
 	bench_query "pd_$f" 0 "regexp/split_part + percentile_disc, $f, serial" \
