@@ -26,7 +26,8 @@ SELECT (SELECT st::text FROM pf_states WHERE fmt = 'default' AND distance = 0) =
        (SELECT st::text FROM pf_states WHERE fmt = 'combined' AND distance = 0) AS same_counts;
 SELECT requests, p95_ms FROM logp95_report((SELECT st FROM pf_states WHERE fmt = 'combined' AND distance = 512))
 ORDER BY requests DESC, route LIMIT 3;
--- out of range
+-- out of range (PostgreSQL 18 prints the range with its unit, "(0 B .. 65536 B)":
+-- expected/prefetch_1.out)
 SET logp95.prefetch_distance = -1;
 SET logp95.prefetch_distance = '65537';
 SET logp95.prefetch_distance = '1MB';
