@@ -153,8 +153,8 @@ typedef struct Logp95Call
 	bool		args_const;		/* the format and options arguments are
 								 * constants of the aggregate call: read once,
 								 * never looked at again */
-	bool		direct;			/* a combined format without templates:
-								 * lp_parse_combined is called directly */
+	bool		direct;			/* a combined format without templates: its
+								 * parser (cparse) is called directly */
 	unsigned	cflags;			/* its flags (as lp_combined_parse passes them) */
 	lp_combined_fn cparse;		/* the best build of lp_parse_combined */
 } Logp95Call;
@@ -310,7 +310,6 @@ logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
 }
 
 /* ---------- what each form counts from one row (any state type) ---------- */
-
 
 /*
  * The bytes of the line in argument 1 (not NULL), without a call: an

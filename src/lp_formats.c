@@ -504,10 +504,11 @@ lp_parse_micros_ms(const char *s, size_t len, int64_t *ms)
 }
 
 /*
- * Byte scans of the combined parser.  Each finds, in [p, end), the first
- * byte equal to one of one or two given bytes, 16 bytes a step with SSE2
- * (x86-64 always has it), 8 with SWAR on other little-endian machines, then
- * byte by byte; no load reaches past end.  They return the same byte the
+ * The byte masks of the combined parser's scans (lp_scan3 in
+ * lp_combined_impl.h): each scan finds, in [p, end), the first byte equal to
+ * one of up to three given bytes, 32 bytes a step in the AVX2 build, 16 with
+ * SSE2 (x86-64 always has it), 8 with SWAR on other little-endian machines,
+ * then byte by byte; no load reaches past end.  They return the same byte the
  * plain loop after them would (the reference, test/unit/ref_combined.h).
  */
 #ifdef __SSE2__
@@ -599,17 +600,24 @@ lp_is_scheme(unsigned char c)
 #include "lp_combined_impl.h"
 #endif
 
+/* The best build, chosen once (lp_combined_parser(LP_ISA_BEST)). */
+static lp_combined_fn lp_combined_best;
+
 /* See lp_formats.h. */
 lp_combined_fn
 lp_combined_parser(lp_isa isa)
 {
 	if (isa == LP_ISA_BEST)
 	{
-		const char *e = getenv("LOGP95_ISA");
+		if (!lp_combined_best)
+		{
+			const char *e = getenv("LOGP95_ISA");
+			lp_combined_fn avx2 = lp_combined_parser(LP_ISA_AVX2);
 
-		isa = (e && strcmp(e, "base") == 0) ? LP_ISA_BASE : LP_ISA_AVX2;
-		if (isa == LP_ISA_AVX2 && lp_combined_parser(LP_ISA_AVX2) == NULL)
-			isa = LP_ISA_BASE;
+			lp_combined_best = (e && strcmp(e, "base") == 0) || !avx2 ?
+				lp_parse_combined_base : avx2;
+		}
+		return lp_combined_best;
 	}
 	if (isa == LP_ISA_BASE)
 		return lp_parse_combined_base;
@@ -621,15 +629,11 @@ lp_combined_parser(lp_isa isa)
 	return NULL;
 }
 
-/* See lp_formats.h: the best build, chosen on the first call. */
+/* See lp_formats.h: the best build. */
 lp_cparse_status
 lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
-	static lp_combined_fn best;
-
-	if (!best)
-		best = lp_combined_parser(LP_ISA_BEST);
-	return best(line, len, flags, out);
+	return lp_combined_parser(LP_ISA_BEST)(line, len, flags, out);
 }
 
 

@@ -248,7 +248,8 @@ typedef enum lp_isa
 /*
  * The build of lp_parse_combined for isa, or NULL when this compiler or CPU
  * has none.  LP_ISA_BEST is AVX2 where the CPU has it, unless the
- * environment variable LOGP95_ISA is "base" (for side-by-side benchmarks).
+ * environment variable LOGP95_ISA is "base" (for side-by-side benchmarks);
+ * it is chosen on its first call and kept.
  * Every build returns the same for every line; lp_parse_combined calls the
  * best one.
  */
