@@ -141,8 +141,8 @@ bench_floor() { if [ "${F_TABLE[$1]}" = access_log ]; then echo floor; else echo
 #   none    not checked (say why in the label)
 # pd: the query its speed-up is measured against (default: the plain-SQL
 # percentile_disc of its format).  Adding a query is one bench_query line;
-# Q_PRE[name] holds SET commands run before it (every other query runs with
-# the settings RESET).
+# Q_PRE[name] holds SET commands run before it (every query starts from
+# RESET ALL: the session's settings as it began).
 Q_NAMES=()
 declare -A Q_SQL Q_WORKERS Q_LABEL Q_FMT Q_CHECK Q_PD Q_PRE
 bench_query() {
@@ -376,8 +376,9 @@ bench_correctness() {
 		-- every query's answer once, with its own serial or parallel setting
 		$(for q in "${Q_NAMES[@]}"; do
 			[ "$q" = tdigest ] && [ "$HAVE_TD" != 1 ] && continue
-			echo "$(bench_settings "${Q_WORKERS[$q]}") ${Q_PRE[$q]:-} DROP TABLE IF EXISTS res_$q; CREATE TABLE res_$q AS ${Q_SQL[$q]}; RESET logp95.prefetch_distance;"
+			echo "RESET ALL; $(bench_settings "${Q_WORKERS[$q]}") ${Q_PRE[$q]:-} DROP TABLE IF EXISTS res_$q; CREATE TABLE res_$q AS ${Q_SQL[$q]};"
 		done)
+		RESET ALL;
 		DROP TABLE IF EXISTS st_serial, st_par;
 		$(bench_settings 0)
 		CREATE TABLE st_serial AS SELECT logp95_agg(line) AS st FROM access_log;
@@ -446,8 +447,9 @@ bench_time() {
 		for q in "${Q_NAMES[@]}"; do
 			{
 				echo "\\echo @@ $r $q"
+				echo "RESET ALL;"
 				bench_settings "${Q_WORKERS[$q]}"
-				echo "RESET logp95.prefetch_distance; ${Q_PRE[$q]:-}"
+				echo "${Q_PRE[$q]:-}"
 				echo "\\! awk '{print \"cpu0 $r $q\", \$1}' /proc/\$LP_PID/schedstat"
 				echo '\timing on'
 				echo "SELECT count(s.*) FROM (${Q_SQL[$q]}) s;"
