@@ -226,6 +226,51 @@ test_state_keys(void)
 	lp_state_free(st);
 }
 
+/*
+ * lp_key_eq against memcmp: every length from 0 to 72 (the 8-to-32-byte
+ * loads, the loop and the byte loop), equal and with one byte changed at
+ * every position, and with the keys at the very end of their allocations
+ * (the sanitizer build catches a load past them).
+ */
+void
+test_state_key_eq(void)
+{
+	size_t		n,
+				pos;
+	int			bad = 0;
+	unsigned	checks = 0;
+
+	for (n = 0; n <= 72; n++)
+	{
+		char	   *a = malloc(n ? n : 1);
+		char	   *b = malloc(n ? n : 1);
+		size_t		i;
+
+		for (i = 0; i < n; i++)
+			a[i] = b[i] = (char) ('a' + (i * 7 + n) % 26);
+		bad += lp_key_eq(a, b, n) != 1;
+		checks++;
+		for (pos = 0; pos < n; pos++)
+		{
+			unsigned	bit;
+
+			for (bit = 0; bit < 8; bit++)
+			{
+				b[pos] = (char) (a[pos] ^ (1 << bit));
+				bad += lp_key_eq(a, b, n) != (memcmp(a, b, n) == 0);
+				bad += lp_key_eq(b, a, n) != 0;
+				checks += 2;
+			}
+			b[pos] = a[pos];
+		}
+		bad += lp_key_eq(a, b, n) != 1;
+		free(a);
+		free(b);
+	}
+	CHECK_EQ_I(bad, 0, "lp_key_eq agrees with memcmp at every length 0..72 and every changed bit");
+	CHECK(checks > 40000, "lp_key_eq: every case checked");
+}
+
 /* Merging parts gives the state of adding everything to one state. */
 void
 test_state_merge(void)
