@@ -10,6 +10,15 @@
  * unit tests compare each with the byte-by-byte reference,
  * test/unit/ref_combined.h).
  *
+ * Where SSE2 is there (x86-64 always), the usual line also takes three
+ * paths that read whole blocks instead of stopping at a block that depends
+ * on the line (lp_front: the request and the time from masks of the first
+ * 128 bytes; the method read at once; lp_tail_fields: the fields after the
+ * request from masks of the tail): the scans' loops exit where a field
+ * happens to end, and on real logs those exits are mispredicted branches,
+ * more costly than the instructions.  Each path checks that it finds what
+ * the scans would and otherwise leaves the line to them.
+ *
  * Parameters: LP_CI(name) names a function of this instantiation;
  * LP_CI_ATTR is its function attribute; LP_CI_AVX2 says whether lp_mask32
  * may be used.
@@ -167,19 +176,36 @@ LP_CI(lp_close_quote)(const char *lo, const char *p, const char *end)
 /*
  * The route of the request text rq[0..rq_end): METHOD SP TARGET [...].
  * Sets out->route, out->route_len and out->route_slash; lo is the start of
- * the line.
+ * the line, end its end.
  */
 static LP_ALWAYS_INLINE LP_CI_ATTR lp_cparse_status
-LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, unsigned flags, lp_cline *out)
+LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, const char *end,
+						unsigned flags, lp_cline *out)
 {
 	const char *m = rq;
 	const char *t;
 	const char *te;
 
-	/* the usual method read at once ("GET " stops the loop below at the blank) */
-	if (rq_end - rq >= 4 && memcmp(rq, "GET ", 4) == 0)
-		m = rq + 3;
-	else
+#ifdef __SSE2__
+	/*
+	 * The usual method, capital letters and a blank, read at once: the
+	 * first of the 16 bytes at rq that is not a capital letter (signed
+	 * compares: bytes from 0x80 on are below 'A').  Capitals are tchars, so
+	 * the loop below would stop at that same blank; any other method goes
+	 * through the loop (the branch follows the log, not the line).
+	 */
+	if (end - rq >= 16)
+	{
+		const __m128i v = _mm_loadu_si128((const __m128i *) rq);
+		unsigned	caps = (unsigned) _mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
+																	  _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1))));
+		unsigned	j = (unsigned) __builtin_ctz(~caps);
+
+		if (j > 0 && j < 16 && rq + j < rq_end && rq[j] == ' ')
+			m = rq + j;
+	}
+	if (m == rq)
+#endif
 		while (m < rq_end && lp_tchar[(unsigned char) *m])
 			m++;
 	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
@@ -246,6 +272,290 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, unsi
 	return LP_C_OK;
 }
 
+#ifdef __SSE2__
+/*
+ * The tail of a line (the bytes after the request) read whole, without a
+ * loop per field: masks of its quotes, backslashes and blanks, 64 bytes a
+ * word, and the fields from bit arithmetic.  The loop in lp_parse_combined
+ * below walks the fields one at a time; where that walk is the same as
+ * splitting at the blanks outside quoted fields, this finds the same
+ * fields at once.  That holds when
+ *   - the tail has no backslash (no escaped byte),
+ *   - its quotes pair up (an even number), each pair's opening quote first
+ *     in its field (after a blank, or first in the tail), and each closing
+ *     quote last in its field (before a blank, or last in the line),
+ * which is how nginx writes its quoted fields (it escapes a '"' inside
+ * them as \x22).  Otherwise, or for a tail longer than LP_TAIL_MAX bytes or
+ * a line shorter than 64 bytes, it returns 0 and the loop decides;
+ * otherwise 1 with what the loop would have found: the number of fields,
+ * the last one and whether it is quoted.  The unit tests compare both on
+ * tails of quotes, backslashes, blanks and letters at every length.
+ */
+#define LP_TAIL_WORDS 8
+#define LP_TAIL_MAX (LP_TAIL_WORDS * 64)
+
+/* Bits of the 64 bytes at s, shifted right by sh: quotes, backslashes, blanks. */
+static LP_ALWAYS_INLINE LP_CI_ATTR void
+LP_CI(lp_tail_word)(const char *s, unsigned sh, uint64_t *q, uint64_t *bs, uint64_t *bl)
+{
+#if LP_CI_AVX2
+	const __m256i v0 = _mm256_loadu_si256((const __m256i *) s);
+	const __m256i v1 = _mm256_loadu_si256((const __m256i *) (s + 32));
+	const __m256i cq = _mm256_set1_epi8('"');
+	const __m256i cbs = _mm256_set1_epi8('\\');
+	const __m256i csp = _mm256_set1_epi8(' ');
+	const __m256i ctab = _mm256_set1_epi8('\t');
+
+#define LP_TW_BITS(x) ((uint64_t) (uint32_t) _mm256_movemask_epi8(x))
+	*q = (LP_TW_BITS(_mm256_cmpeq_epi8(v0, cq)) |
+		  LP_TW_BITS(_mm256_cmpeq_epi8(v1, cq)) << 32) >> sh;
+	*bs = (LP_TW_BITS(_mm256_cmpeq_epi8(v0, cbs)) |
+		   LP_TW_BITS(_mm256_cmpeq_epi8(v1, cbs)) << 32) >> sh;
+	*bl = (LP_TW_BITS(_mm256_or_si256(_mm256_cmpeq_epi8(v0, csp), _mm256_cmpeq_epi8(v0, ctab))) |
+		   LP_TW_BITS(_mm256_or_si256(_mm256_cmpeq_epi8(v1, csp), _mm256_cmpeq_epi8(v1, ctab))) << 32) >> sh;
+#undef LP_TW_BITS
+#else
+	const __m128i cq = _mm_set1_epi8('"');
+	const __m128i cbs = _mm_set1_epi8('\\');
+	const __m128i csp = _mm_set1_epi8(' ');
+	const __m128i ctab = _mm_set1_epi8('\t');
+	uint64_t	wq = 0,
+				wbs = 0,
+				wbl = 0;
+	int			i;
+
+	for (i = 0; i < 4; i++)
+	{
+		const __m128i v = _mm_loadu_si128((const __m128i *) (s + 16 * i));
+
+		wq |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, cq)) << (16 * i);
+		wbs |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, cbs)) << (16 * i);
+		wbl |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, csp),
+																	 _mm_cmpeq_epi8(v, ctab))) << (16 * i);
+	}
+	*q = wq >> sh;
+	*bs = wbs >> sh;
+	*bl = wbl >> sh;
+#endif
+}
+
+/*
+ * The fields of the tail [p, end) at once (see above); line is the start
+ * of the line.  Returns 0 when the loop must decide.
+ */
+static LP_ALWAYS_INLINE LP_CI_ATTR int
+LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfields,
+					  const char **last, size_t *last_len, int *last_quoted)
+{
+	size_t		n = (size_t) (end - p);
+	size_t		nw = (n + 63) >> 6;
+	size_t		k;
+	uint64_t	sep[LP_TAIL_WORDS];
+	uint64_t	inq = 0;		/* all ones while a quoted field runs on from the word before */
+	uint64_t	prev_sep = 1;	/* the byte before p counts as a separator */
+	uint64_t	close_top = 0;	/* a closing quote ended the word before */
+	uint64_t	bad = 0;
+	int			count = 0;
+	size_t		ls = 0;			/* the last field's start, offset from p */
+	int			found = 0;
+
+	if (n == 0 || n > LP_TAIL_MAX || end - line < 64)
+		return 0;
+	for (k = 0; k < nw; k++)
+	{
+		uint64_t	q,
+					bs,
+					bl,
+					x,
+					open,
+					close,
+					s,
+					f,
+					st;
+		size_t		rest = n - (k << 6);
+
+		if (rest >= 64)
+			LP_CI(lp_tail_word)(p + (k << 6), 0, &q, &bs, &bl);
+		else
+			LP_CI(lp_tail_word)(end - 64, (unsigned) (64 - rest), &q, &bs, &bl);
+		/* x: bytes at or after an opening quote and before its closing one */
+		x = q;
+		x ^= x << 1;
+		x ^= x << 2;
+		x ^= x << 4;
+		x ^= x << 8;
+		x ^= x << 16;
+		x ^= x << 32;
+		x ^= inq;
+		open = q & x;
+		close = q & ~x;
+		/* separators: blanks outside quoted fields, and every byte past the end */
+		s = bl & ~(x | q);
+		if (rest < 64)
+			s |= ~UINT64_C(0) << rest;
+		bad |= bs;
+		/* an opening quote after a separator; a closing quote before one */
+		bad |= open & ~(s << 1 | prev_sep);
+		bad |= close & ~(s >> 1 | UINT64_C(1) << 63);
+		bad |= close_top & ~s & 1;
+		close_top = close >> 63;
+		inq = (uint64_t) 0 - (x >> 63);
+		/* field starts: a byte that is no separator after one that is */
+		f = ~s;
+		st = f & (s << 1 | prev_sep);
+		count += __builtin_popcountll(st);
+		if (st)
+		{
+			ls = (k << 6) + 63 - (size_t) __builtin_clzll(st);
+			found = 1;
+		}
+		prev_sep = s >> 63;
+		sep[k] = s;
+	}
+	if (bad || inq)
+		return 0;
+	*nfields = count;
+	if (found)
+	{
+		size_t		w = ls >> 6;
+		uint64_t	s = sep[w] & (~UINT64_C(0) << (ls & 63));
+		size_t		e;
+
+		while (!s && ++w < nw)
+			s = sep[w];
+		e = s ? (w << 6) + (size_t) __builtin_ctzll(s) : n;
+		if (e > n)
+			e = n;
+		*last = p + ls;
+		*last_len = e - ls;
+		*last_quoted = p[ls] == '"';
+	}
+	return 1;
+}
+#endif
+
+#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
+/* Bits of the 64 bytes at s: quotes, '[', ']', backslashes, blanks. */
+static LP_ALWAYS_INLINE LP_CI_ATTR void
+LP_CI(lp_front_word)(const char *s, uint64_t m[5])
+{
+#if LP_CI_AVX2
+	const __m256i v0 = _mm256_loadu_si256((const __m256i *) s);
+	const __m256i v1 = _mm256_loadu_si256((const __m256i *) (s + 32));
+
+#define LP_FW_EQ(v, c) _mm256_cmpeq_epi8((v), _mm256_set1_epi8(c))
+#define LP_FW_BITS(x) ((uint64_t) (uint32_t) _mm256_movemask_epi8(x))
+#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 32)
+#define LP_FW_Q(v) LP_FW_EQ(v, '"')
+#define LP_FW_LB(v) LP_FW_EQ(v, '[')
+#define LP_FW_RB(v) LP_FW_EQ(v, ']')
+#define LP_FW_BS(v) LP_FW_EQ(v, '\\')
+#define LP_FW_BL(v) _mm256_or_si256(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
+#else
+	const __m128i v0 = _mm_loadu_si128((const __m128i *) s);
+	const __m128i v1 = _mm_loadu_si128((const __m128i *) (s + 16));
+	const __m128i v2 = _mm_loadu_si128((const __m128i *) (s + 32));
+	const __m128i v3 = _mm_loadu_si128((const __m128i *) (s + 48));
+
+#define LP_FW_EQ(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8(c))
+#define LP_FW_BITS(x) ((uint64_t) (unsigned) _mm_movemask_epi8(x))
+#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 16 | \
+				  LP_FW_BITS(E(v2)) << 32 | LP_FW_BITS(E(v3)) << 48)
+#define LP_FW_Q(v) LP_FW_EQ(v, '"')
+#define LP_FW_LB(v) LP_FW_EQ(v, '[')
+#define LP_FW_RB(v) LP_FW_EQ(v, ']')
+#define LP_FW_BS(v) LP_FW_EQ(v, '\\')
+#define LP_FW_BL(v) _mm_or_si128(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
+#endif
+	m[0] = LP_FW(LP_FW_Q);
+	m[1] = LP_FW(LP_FW_LB);
+	m[2] = LP_FW(LP_FW_RB);
+	m[3] = LP_FW(LP_FW_BS);
+	m[4] = LP_FW(LP_FW_BL);
+#undef LP_FW_EQ
+#undef LP_FW_BITS
+#undef LP_FW
+#undef LP_FW_Q
+#undef LP_FW_LB
+#undef LP_FW_RB
+#undef LP_FW_BS
+#undef LP_FW_BL
+}
+
+/*
+ * The request and the time of a line of 128 bytes or more whose request
+ * closes within its first 128 bytes (most lines): found from masks of those
+ * bytes, with no loop that stops at a line-dependent block.  What the scans
+ * of lp_find_request, lp_find_time and lp_close_quote find: the request's
+ * '"' is the first at the line's start or after a blank, the time is the
+ * last '[' before it up to the first ']' after that, the request closes at
+ * the next '"'.  Returns 1 with *rq, *lb, *rb and *q (the request's
+ * closing quote) when all of them are found this way with no backslash in
+ * the request; 0 otherwise, and the scans decide (the same answers, and
+ * the errors).
+ */
+static LP_ALWAYS_INLINE LP_CI_ATTR int
+LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char **lb,
+				const char **rb, const char **q)
+{
+	typedef unsigned __int128 u128;
+	uint64_t	w0[5],
+				w1[5];
+	u128		quote,
+				lbr,
+				rbr,
+				bsl,
+				blank,
+				c,
+				one = 1;
+	unsigned	r,
+				l,
+				t,
+				e;
+
+	if (end - line < 128)
+		return 0;
+	LP_CI(lp_front_word)(line, w0);
+	LP_CI(lp_front_word)(line + 64, w1);
+	quote = (u128) w1[0] << 64 | w0[0];
+	lbr = (u128) w1[1] << 64 | w0[1];
+	rbr = (u128) w1[2] << 64 | w0[2];
+	bsl = (u128) w1[3] << 64 | w0[3];
+	blank = (u128) w1[4] << 64 | w0[4];
+
+	/* the request's '"': the first at the start or after a blank */
+	c = quote & (blank << 1 | 1);
+	if (!c)
+		return 0;
+	r = (uint64_t) c ? (unsigned) __builtin_ctzll((uint64_t) c) :
+		64 + (unsigned) __builtin_ctzll((uint64_t) (c >> 64));
+	/* the time: the last '[' before it, the first ']' after that '[' */
+	c = lbr & ((one << r) - 1);
+	if (!c)
+		return 0;
+	l = (c >> 64) ? 127 - (unsigned) __builtin_clzll((uint64_t) (c >> 64)) :
+		63 - (unsigned) __builtin_clzll((uint64_t) c);
+	c = rbr & ~((one << l << 1) - 1) & ((one << r) - 1);
+	if (!c)
+		return 0;
+	t = (uint64_t) c ? (unsigned) __builtin_ctzll((uint64_t) c) :
+		64 + (unsigned) __builtin_ctzll((uint64_t) (c >> 64));
+	/* the request's closing '"': the next '"' or '\', which must be a '"' */
+	c = (quote | bsl) & ~((one << r << 1) - 1);
+	if (!c)
+		return 0;
+	e = (uint64_t) c ? (unsigned) __builtin_ctzll((uint64_t) c) :
+		64 + (unsigned) __builtin_ctzll((uint64_t) (c >> 64));
+	if (line[e] != '"')
+		return 0;
+	*rq = line + r;
+	*lb = line + l;
+	*rb = line + t;
+	*q = line + e;
+	return 1;
+}
+#endif
+
 /* See lp_formats.h: lp_parse_combined. */
 static LP_CI_ATTR lp_cparse_status
 LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline *out)
@@ -275,17 +585,27 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 		end--;
 
 	/* "request": the first field opened by a '"'; [time]: the last '[' before it */
-	rq = LP_CI(lp_find_request)(line, end, &lb);
-	if (!LP_CI(lp_find_time)(line, lb, rq ? rq : end, &out->time, &out->time_len))
-		return LP_C_NO_TIME;
-	if (!rq)
-		return LP_C_NO_REQUEST;
-	q = LP_CI(lp_close_quote)(line, rq, end);
-	if (!q)
-		return LP_C_UNTERMINATED;
+#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
+	if (LP_CI(lp_front)(line, end, &rq, &lb, &p, &q))
+	{
+		out->time = lb + 1;
+		out->time_len = (size_t) (p - lb - 1);
+	}
+	else
+#endif
+	{
+		rq = LP_CI(lp_find_request)(line, end, &lb);
+		if (!LP_CI(lp_find_time)(line, lb, rq ? rq : end, &out->time, &out->time_len))
+			return LP_C_NO_TIME;
+		if (!rq)
+			return LP_C_NO_REQUEST;
+		q = LP_CI(lp_close_quote)(line, rq, end);
+		if (!q)
+			return LP_C_UNTERMINATED;
+	}
 	out->request = rq + 1;
 	out->request_len = (size_t) (q - rq - 1);
-	st = LP_CI(lp_request_route)(line, out->request, q, flags, out);
+	st = LP_CI(lp_request_route)(line, out->request, q, end, flags, out);
 	if (st != LP_C_OK)
 		return st;
 
@@ -294,7 +614,11 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	 * (counted in a local: out may alias the line for the compiler)
 	 */
 	p = q + 1;
-	for (;;)
+#ifdef __SSE2__
+	if (LP_CI(lp_tail_fields)(line, p, end, &nfields, &last, &last_len, &last_quoted))
+		p = end;
+#endif
+	while (p < end)
 	{
 		while (p < end && LP_IS_BLANK(*p))
 			p++;
