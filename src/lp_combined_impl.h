@@ -176,11 +176,12 @@ LP_CI(lp_close_quote)(const char *lo, const char *p, const char *end)
 /*
  * The route of the request text rq[0..rq_end): METHOD SP TARGET [...].
  * Sets out->route, out->route_len and out->route_slash; lo is the start of
- * the line, end its end.
+ * the line, end its end.  stop: NULL, or (from lp_front, when the request
+ * ends within the line's first 128 bytes) the bits of its blanks and '?'.
  */
 static LP_ALWAYS_INLINE LP_CI_ATTR lp_cparse_status
 LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, const char *end,
-						unsigned flags, lp_cline *out)
+						const uint64_t *stop, unsigned flags, lp_cline *out)
 {
 	const char *m = rq;
 	const char *t;
@@ -220,7 +221,22 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 	 */
 	if (!(flags & LP_FMT_KEEP_QUERY) && t < rq_end && *t == '/')
 	{
-		const char *h = LP_CI(lp_scan3)(lo, t, rq_end, ' ', '\t', '?');
+		const char *h;
+
+#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
+		if (stop)
+		{
+			/* the first blank or '?' at or after t, from lp_front's masks */
+			unsigned __int128 c = ((unsigned __int128) stop[1] << 64 | stop[0]) &
+				~(((unsigned __int128) 1 << (t - lo)) - 1);
+			size_t		at = (uint64_t) c ? (size_t) __builtin_ctzll((uint64_t) c) :
+				(c >> 64) ? 64 + (size_t) __builtin_ctzll((uint64_t) (c >> 64)) : 128;
+
+			h = at < (size_t) (rq_end - lo) ? lo + at : NULL;
+		}
+		else
+#endif
+			h = LP_CI(lp_scan3)(lo, t, rq_end, ' ', '\t', '?');
 
 		out->route = t;
 		out->route_len = (size_t) ((h ? h : rq_end) - t);
@@ -435,9 +451,9 @@ LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfi
 #endif
 
 #if defined(__SSE2__) && defined(__SIZEOF_INT128__)
-/* Bits of the 64 bytes at s: quotes, '[', ']', backslashes, blanks. */
+/* Bits of the 64 bytes at s: quotes, '[', ']', backslashes, blanks, '?'. */
 static LP_ALWAYS_INLINE LP_CI_ATTR void
-LP_CI(lp_front_word)(const char *s, uint64_t m[5])
+LP_CI(lp_front_word)(const char *s, uint64_t m[6])
 {
 #if LP_CI_AVX2
 	const __m256i v0 = _mm256_loadu_si256((const __m256i *) s);
@@ -451,6 +467,7 @@ LP_CI(lp_front_word)(const char *s, uint64_t m[5])
 #define LP_FW_RB(v) LP_FW_EQ(v, ']')
 #define LP_FW_BS(v) LP_FW_EQ(v, '\\')
 #define LP_FW_BL(v) _mm256_or_si256(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
+#define LP_FW_QM(v) LP_FW_EQ(v, '?')
 #else
 	const __m128i v0 = _mm_loadu_si128((const __m128i *) s);
 	const __m128i v1 = _mm_loadu_si128((const __m128i *) (s + 16));
@@ -466,12 +483,14 @@ LP_CI(lp_front_word)(const char *s, uint64_t m[5])
 #define LP_FW_RB(v) LP_FW_EQ(v, ']')
 #define LP_FW_BS(v) LP_FW_EQ(v, '\\')
 #define LP_FW_BL(v) _mm_or_si128(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
+#define LP_FW_QM(v) LP_FW_EQ(v, '?')
 #endif
 	m[0] = LP_FW(LP_FW_Q);
 	m[1] = LP_FW(LP_FW_LB);
 	m[2] = LP_FW(LP_FW_RB);
 	m[3] = LP_FW(LP_FW_BS);
 	m[4] = LP_FW(LP_FW_BL);
+	m[5] = LP_FW(LP_FW_QM);
 #undef LP_FW_EQ
 #undef LP_FW_BITS
 #undef LP_FW
@@ -480,6 +499,7 @@ LP_CI(lp_front_word)(const char *s, uint64_t m[5])
 #undef LP_FW_RB
 #undef LP_FW_BS
 #undef LP_FW_BL
+#undef LP_FW_QM
 }
 
 /*
@@ -491,16 +511,17 @@ LP_CI(lp_front_word)(const char *s, uint64_t m[5])
  * last '[' before it up to the first ']' after that, the request closes at
  * the next '"'.  Returns 1 with *rq, *lb, *rb and *q (the request's
  * closing quote) when all of them are found this way with no backslash in
- * the request; 0 otherwise, and the scans decide (the same answers, and
- * the errors).
+ * the request, and stop[0..1]: the blanks and '?' of the 128 bytes (where
+ * the route ends, for lp_request_route); 0 otherwise, and the scans decide
+ * (the same answers, and the errors).
  */
 static LP_ALWAYS_INLINE LP_CI_ATTR int
 LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char **lb,
-				const char **rb, const char **q)
+				const char **rb, const char **q, uint64_t stop[2])
 {
 	typedef unsigned __int128 u128;
-	uint64_t	w0[5],
-				w1[5];
+	uint64_t	w0[6],
+				w1[6];
 	u128		quote,
 				lbr,
 				rbr,
@@ -552,6 +573,8 @@ LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char *
 	*lb = line + l;
 	*rb = line + t;
 	*q = line + e;
+	stop[0] = w0[4] | w0[5];
+	stop[1] = w1[4] | w1[5];
 	return 1;
 }
 #endif
@@ -570,6 +593,8 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	int			last_quoted = 0;
 	int			nfields = 0;
 	lp_cparse_status st;
+	uint64_t	stop[2];
+	const uint64_t *stopp = NULL;
 
 	out->route = NULL;
 	out->route_len = 0;
@@ -586,8 +611,9 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 
 	/* "request": the first field opened by a '"'; [time]: the last '[' before it */
 #if defined(__SSE2__) && defined(__SIZEOF_INT128__)
-	if (LP_CI(lp_front)(line, end, &rq, &lb, &p, &q))
+	if (LP_CI(lp_front)(line, end, &rq, &lb, &p, &q, stop))
 	{
+		stopp = stop;
 		out->time = lb + 1;
 		out->time_len = (size_t) (p - lb - 1);
 	}
@@ -605,7 +631,7 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	}
 	out->request = rq + 1;
 	out->request_len = (size_t) (q - rq - 1);
-	st = LP_CI(lp_request_route)(line, out->request, q, end, flags, out);
+	st = LP_CI(lp_request_route)(line, out->request, q, end, stopp, flags, out);
 	if (st != LP_C_OK)
 		return st;
 
