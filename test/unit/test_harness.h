@@ -125,6 +125,7 @@ extern void test_formats_options(void);
 extern void test_formats_fast_vs_ref(void);
 extern void test_hash_old_collisions(void);
 extern void test_hash_known_key(void);
+extern void test_hash_every_byte(void);
 extern void test_oom(void);
 extern void test_stats(void);
 

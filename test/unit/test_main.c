@@ -256,6 +256,7 @@ main(void)
 	test_formats_fast_vs_ref();
 	test_hash_old_collisions();
 	test_hash_known_key();
+	test_hash_every_byte();
 	test_oom();
 	test_stats();
 
