@@ -180,6 +180,31 @@ lp_hist_add_slow(const lp_allocator *a, lp_hist *h, int64_t value, uint64_t coun
 
 	if (value < 0)
 		return LP_EINTERNAL;	/* callers refuse negative latencies first: the encoding has no room for them */
+	/*
+	 * A value the array could take once widened, in a histogram that has
+	 * counted enough rows to pay for it (LP_DENSE_ROWS, up to
+	 * LP_DENSE_ROWS_MAX): widen it now (the table's values below the new
+	 * size move into it) and count the value there.  Each row that falls
+	 * past the array costs a table probe and a mispredicted branch; without
+	 * this a route's first rows, before it had many distinct values, all
+	 * paid it.
+	 */
+	if ((uint64_t) value < LP_DENSE_ROWS_MAX && (uint64_t) value >= h->dense_cap &&
+		h->dense != lp_dense_off && count <= UINT32_MAX)
+	{
+		uint32_t	cap = h->dense_cap ? h->dense_cap : LP_DENSE_MIN;
+
+		while (cap <= (uint64_t) value)
+			cap *= 2;
+		if ((uint64_t) cap <= (h->total + count) * LP_DENSE_ROWS)
+		{
+			if ((rc = lp_hist_dense_grow(a, h, cap)) != LP_OK)
+				return rc;
+			if (h->dense != lp_dense_off)
+				return lp_hist_add(a, h, value, count);
+			/* the array was given up: on to the slot table */
+		}
+	}
 	if (!h->slots && (rc = lp_hist_grow(a, h)) != LP_OK)
 		return rc;
 	i = lp_hash_value(value) & h->mask;

@@ -13,8 +13,10 @@
  * and cache of 64-bit ones); should one count need more, the histogram
  * moves every count to the table (64-bit counts) and keeps them there.  The
  * array is made (and doubled) only while it holds at least one distinct
- * value per LP_DENSE_RATIO slots, so memory still grows with distinct
- * values, not with rows.  Every function that may allocate takes the
+ * value per LP_DENSE_RATIO slots, or, up to LP_DENSE_ROWS_MAX slots, while
+ * it has at most LP_DENSE_ROWS slots per row counted: memory grows with
+ * distinct values, and by at most 2 kB a route with the rows it counts
+ * (32 bytes a row).  Every function that may allocate takes the
  * allocator of the state that holds the histogram.
  */
 typedef struct lp_hist
@@ -33,6 +35,9 @@ typedef struct lp_hist
 #define LP_DENSE_MAX	4096
 #define LP_DENSE_MIN	64
 #define LP_DENSE_RATIO	4
+/* ... or enough rows: up to LP_DENSE_ROWS_MAX slots, LP_DENSE_ROWS slots a row counted */
+#define LP_DENSE_ROWS	8
+#define LP_DENSE_ROWS_MAX	512
 
 /* Hash tables (routes, value slots) never pass 2^30 slots, so uint32 arithmetic cannot wrap. */
 #define LP_MAX_CAPACITY ((uint32_t) 1 << 30)

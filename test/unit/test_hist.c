@@ -100,6 +100,36 @@ test_state_dense(void)
 	r = lp_state_lookup(st, "/sparse", 7);
 	CHECK(r && r->hist.dense == NULL && r->hist.used == 6, "few values: no dense array");
 
+	/*
+	 * The rows rule: one latency of 300 repeated makes no array while the
+	 * route has counted fewer than 512 / LP_DENSE_ROWS = 64 rows (one
+	 * distinct value never passes the density rule), then an array of 512
+	 * that takes the value over from the slot table, count intact; a value
+	 * of LP_DENSE_ROWS_MAX or more never widens an array by rows.
+	 */
+	{
+		uint32_t	need = 512 / LP_DENSE_ROWS;
+
+		bad = 0;
+		for (i = 0; i + 1 < need; i++)
+			bad += lp_state_add(st, "/rows", 5, 300) != LP_OK;
+		r = lp_state_lookup(st, "/rows", 5);
+		CHECK(r && r->hist.dense_cap <= 300 && r->hist.hused == 1 && r->hist.total == need - 1,
+			  "rows rule: %u rows of 300 stay in the slot table", need - 1);
+		bad += lp_state_add(st, "/rows", 5, 300) != LP_OK;
+		r = lp_state_lookup(st, "/rows", 5);
+		CHECK(r && r->hist.dense_cap == 512 && r->hist.hused == 0 && r->hist.dense[300] == need &&
+			  r->hist.used == 1 && r->hist.total == need,
+			  "rows rule: the %u-th row widens the array to 512, the count moved exactly", need);
+		for (i = 0; i < 10000; i++)
+			bad += lp_state_add(st, "/big", 4, LP_DENSE_ROWS_MAX) != LP_OK;
+		r = lp_state_lookup(st, "/big", 4);
+		CHECK(r && r->hist.dense_cap <= LP_DENSE_ROWS_MAX && r->hist.hused == 1 &&
+			  r->hist.total == 10000 && r->hist.used == 1,
+			  "rows rule: a value of LP_DENSE_ROWS_MAX never widens the array by rows");
+		CHECK_EQ_U(bad, 0, "rows rule: every add succeeds");
+	}
+
 	/* out of memory while the array would be made: nothing changes */
 	{
 		lp_state   *s2;
