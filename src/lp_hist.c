@@ -175,11 +175,22 @@ lp_hist_dense_grow(const lp_allocator *a, lp_hist *h, uint32_t cap)
 static int
 lp_hist_add_slow(const lp_allocator *a, lp_hist *h, int64_t value, uint64_t count)
 {
-	uint32_t	i;
+	uint32_t	i,
+				cap = 0;
 	int			rc;
 
 	if (value < 0)
 		return LP_EINTERNAL;	/* callers refuse negative latencies first: the encoding has no room for them */
+
+	/* the size of a dense array that would take the value, if one may */
+	if ((uint64_t) value < LP_DENSE_MAX && (uint64_t) value >= h->dense_cap &&
+		h->dense != lp_dense_off && count <= UINT32_MAX)
+	{
+		cap = h->dense_cap ? h->dense_cap : LP_DENSE_MIN;
+		while (cap <= (uint64_t) value)
+			cap *= 2;
+	}
+
 	/*
 	 * A value the array could take once widened, in a histogram that has
 	 * counted enough rows to pay for it (LP_DENSE_ROWS, up to
@@ -189,21 +200,14 @@ lp_hist_add_slow(const lp_allocator *a, lp_hist *h, int64_t value, uint64_t coun
 	 * this a route's first rows, before it had many distinct values, all
 	 * paid it.
 	 */
-	if ((uint64_t) value < LP_DENSE_ROWS_MAX && (uint64_t) value >= h->dense_cap &&
-		h->dense != lp_dense_off && count <= UINT32_MAX)
+	if (cap && (uint64_t) value < LP_DENSE_ROWS_MAX &&
+		(uint64_t) cap <= (h->total + count) * LP_DENSE_ROWS)
 	{
-		uint32_t	cap = h->dense_cap ? h->dense_cap : LP_DENSE_MIN;
-
-		while (cap <= (uint64_t) value)
-			cap *= 2;
-		if ((uint64_t) cap <= (h->total + count) * LP_DENSE_ROWS)
-		{
-			if ((rc = lp_hist_dense_grow(a, h, cap)) != LP_OK)
-				return rc;
-			if (h->dense != lp_dense_off)
-				return lp_hist_add(a, h, value, count);
-			/* the array was given up: on to the slot table */
-		}
+		if ((rc = lp_hist_dense_grow(a, h, cap)) != LP_OK)
+			return rc;
+		if (h->dense != lp_dense_off)
+			return lp_hist_add(a, h, value, count);
+		cap = 0;				/* the array was given up: on to the slot table */
 	}
 	if (!h->slots && (rc = lp_hist_grow(a, h)) != LP_OK)
 		return rc;
@@ -223,27 +227,14 @@ lp_hist_add_slow(const lp_allocator *a, lp_hist *h, int64_t value, uint64_t coun
 		i = (i + 1) & h->mask;
 	}
 
-	/* a new value: may the dense array take it now? */
-	if ((uint64_t) value < LP_DENSE_MAX)
+	/* a new value: may the dense array take it now, by the density rule? */
+	if (cap && (uint64_t) cap <= (uint64_t) LP_DENSE_RATIO * (h->used + 1))
 	{
-		uint32_t	cap = h->dense_cap ? h->dense_cap : LP_DENSE_MIN;
-
-		while (cap <= (uint64_t) value)
-			cap *= 2;
-		if ((uint64_t) cap <= (uint64_t) LP_DENSE_RATIO * (h->used + 1) &&
-			h->dense != lp_dense_off && count <= UINT32_MAX)
-		{
-			if ((rc = lp_hist_dense_grow(a, h, cap)) != LP_OK)
-				return rc;
-			if (h->dense != lp_dense_off)
-			{
-				h->dense[value] = (uint32_t) count;
-				h->used++;
-				h->total += count;
-				return LP_OK;
-			}
-			/* the array was given up: on to the slot table */
-		}
+		if ((rc = lp_hist_dense_grow(a, h, cap)) != LP_OK)
+			return rc;
+		if (h->dense != lp_dense_off)
+			return lp_hist_add(a, h, value, count);
+		/* the array was given up: on to the slot table */
 	}
 
 	/* no: the slot table, keeping its load factor at or below 3/4 */
