@@ -227,10 +227,9 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 		if (stop)
 		{
 			/* the first blank or '?' at or after t, from lp_front's masks */
-			unsigned __int128 c = ((unsigned __int128) stop[1] << 64 | stop[0]) &
-				~(((unsigned __int128) 1 << (t - lo)) - 1);
-			size_t		at = (uint64_t) c ? (size_t) __builtin_ctzll((uint64_t) c) :
-				(c >> 64) ? 64 + (size_t) __builtin_ctzll((uint64_t) (c >> 64)) : 128;
+			lp_u128		c = ((lp_u128) stop[1] << 64 | stop[0]) &
+				~(((lp_u128) 1 << (t - lo)) - 1);
+			size_t		at = c ? lp_ctz128(c) : 128;
 
 			h = at < (size_t) (rq_end - lo) ? lo + at : NULL;
 		}
@@ -290,6 +289,61 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 
 #ifdef __SSE2__
 /*
+ * The masks of the whole-block paths for the 64 bytes at s, a bit a byte:
+ * m[k] for each class k (LP_WM_*, lp_formats.c) below n, a constant at each
+ * call site (LP_WM_TAIL for the tail's three, LP_WM_CLASSES for the front).
+ */
+static LP_ALWAYS_INLINE LP_CI_ATTR void
+LP_CI(lp_word_masks)(const char *s, uint64_t m[LP_WM_CLASSES], int n)
+{
+#if LP_CI_AVX2
+	const __m256i v0 = _mm256_loadu_si256((const __m256i *) s);
+	const __m256i v1 = _mm256_loadu_si256((const __m256i *) (s + 32));
+
+#define LP_FW_EQ(v, c) _mm256_cmpeq_epi8((v), _mm256_set1_epi8(c))
+#define LP_FW_BITS(x) ((uint64_t) (uint32_t) _mm256_movemask_epi8(x))
+#define LP_FW_OR(x, y) _mm256_or_si256((x), (y))
+#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 32)
+#else
+	const __m128i v0 = _mm_loadu_si128((const __m128i *) s);
+	const __m128i v1 = _mm_loadu_si128((const __m128i *) (s + 16));
+	const __m128i v2 = _mm_loadu_si128((const __m128i *) (s + 32));
+	const __m128i v3 = _mm_loadu_si128((const __m128i *) (s + 48));
+
+#define LP_FW_EQ(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8(c))
+#define LP_FW_BITS(x) ((uint64_t) (unsigned) _mm_movemask_epi8(x))
+#define LP_FW_OR(x, y) _mm_or_si128((x), (y))
+#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 16 | \
+				  LP_FW_BITS(E(v2)) << 32 | LP_FW_BITS(E(v3)) << 48)
+#endif
+#define LP_FW_Q(v) LP_FW_EQ(v, '"')
+#define LP_FW_LB(v) LP_FW_EQ(v, '[')
+#define LP_FW_RB(v) LP_FW_EQ(v, ']')
+#define LP_FW_BS(v) LP_FW_EQ(v, '\\')
+#define LP_FW_BL(v) LP_FW_OR(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
+#define LP_FW_QM(v) LP_FW_EQ(v, '?')
+	m[LP_WM_Q] = LP_FW(LP_FW_Q);
+	m[LP_WM_BS] = LP_FW(LP_FW_BS);
+	m[LP_WM_BL] = LP_FW(LP_FW_BL);
+	if (n > LP_WM_TAIL)
+	{
+		m[LP_WM_LB] = LP_FW(LP_FW_LB);
+		m[LP_WM_RB] = LP_FW(LP_FW_RB);
+		m[LP_WM_QM] = LP_FW(LP_FW_QM);
+	}
+#undef LP_FW_EQ
+#undef LP_FW_BITS
+#undef LP_FW_OR
+#undef LP_FW
+#undef LP_FW_Q
+#undef LP_FW_LB
+#undef LP_FW_RB
+#undef LP_FW_BS
+#undef LP_FW_BL
+#undef LP_FW_QM
+}
+
+/*
  * The tail of a line (the bytes after the request) read whole, without a
  * loop per field: masks of its quotes, backslashes and blanks, 64 bytes a
  * word, and the fields from bit arithmetic.  The loop in lp_parse_combined
@@ -309,51 +363,6 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
  */
 #define LP_TAIL_WORDS 8
 #define LP_TAIL_MAX (LP_TAIL_WORDS * 64)
-
-/* Bits of the 64 bytes at s, shifted right by sh: quotes, backslashes, blanks. */
-static LP_ALWAYS_INLINE LP_CI_ATTR void
-LP_CI(lp_tail_word)(const char *s, unsigned sh, uint64_t *q, uint64_t *bs, uint64_t *bl)
-{
-#if LP_CI_AVX2
-	const __m256i v0 = _mm256_loadu_si256((const __m256i *) s);
-	const __m256i v1 = _mm256_loadu_si256((const __m256i *) (s + 32));
-	const __m256i cq = _mm256_set1_epi8('"');
-	const __m256i cbs = _mm256_set1_epi8('\\');
-	const __m256i csp = _mm256_set1_epi8(' ');
-	const __m256i ctab = _mm256_set1_epi8('\t');
-
-#define LP_TW_BITS(x) ((uint64_t) (uint32_t) _mm256_movemask_epi8(x))
-	*q = (LP_TW_BITS(_mm256_cmpeq_epi8(v0, cq)) |
-		  LP_TW_BITS(_mm256_cmpeq_epi8(v1, cq)) << 32) >> sh;
-	*bs = (LP_TW_BITS(_mm256_cmpeq_epi8(v0, cbs)) |
-		   LP_TW_BITS(_mm256_cmpeq_epi8(v1, cbs)) << 32) >> sh;
-	*bl = (LP_TW_BITS(_mm256_or_si256(_mm256_cmpeq_epi8(v0, csp), _mm256_cmpeq_epi8(v0, ctab))) |
-		   LP_TW_BITS(_mm256_or_si256(_mm256_cmpeq_epi8(v1, csp), _mm256_cmpeq_epi8(v1, ctab))) << 32) >> sh;
-#undef LP_TW_BITS
-#else
-	const __m128i cq = _mm_set1_epi8('"');
-	const __m128i cbs = _mm_set1_epi8('\\');
-	const __m128i csp = _mm_set1_epi8(' ');
-	const __m128i ctab = _mm_set1_epi8('\t');
-	uint64_t	wq = 0,
-				wbs = 0,
-				wbl = 0;
-	int			i;
-
-	for (i = 0; i < 4; i++)
-	{
-		const __m128i v = _mm_loadu_si128((const __m128i *) (s + 16 * i));
-
-		wq |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, cq)) << (16 * i);
-		wbs |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, cbs)) << (16 * i);
-		wbl |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, csp),
-																	 _mm_cmpeq_epi8(v, ctab))) << (16 * i);
-	}
-	*q = wq >> sh;
-	*bs = wbs >> sh;
-	*bl = wbl >> sh;
-#endif
-}
 
 /*
  * The fields of the tail [p, end) at once (see above); line is the start
@@ -388,12 +397,26 @@ LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfi
 					s,
 					f,
 					st;
+		uint64_t	m[LP_WM_CLASSES];
 		size_t		rest = n - (k << 6);
 
 		if (rest >= 64)
-			LP_CI(lp_tail_word)(p + (k << 6), 0, &q, &bs, &bl);
+		{
+			LP_CI(lp_word_masks)(p + (k << 6), m, LP_WM_TAIL);
+			q = m[LP_WM_Q];
+			bs = m[LP_WM_BS];
+			bl = m[LP_WM_BL];
+		}
 		else
-			LP_CI(lp_tail_word)(end - 64, (unsigned) (64 - rest), &q, &bs, &bl);
+		{
+			/* the 64 bytes that end at the end, shifted down to the word */
+			unsigned	sh = (unsigned) (64 - rest);
+
+			LP_CI(lp_word_masks)(end - 64, m, LP_WM_TAIL);
+			q = m[LP_WM_Q] >> sh;
+			bs = m[LP_WM_BS] >> sh;
+			bl = m[LP_WM_BL] >> sh;
+		}
 		/* x: bytes at or after an opening quote and before its closing one */
 		x = q;
 		x ^= x << 1;
@@ -451,57 +474,6 @@ LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfi
 #endif
 
 #if defined(__SSE2__) && defined(__SIZEOF_INT128__)
-/* Bits of the 64 bytes at s: quotes, '[', ']', backslashes, blanks, '?'. */
-static LP_ALWAYS_INLINE LP_CI_ATTR void
-LP_CI(lp_front_word)(const char *s, uint64_t m[6])
-{
-#if LP_CI_AVX2
-	const __m256i v0 = _mm256_loadu_si256((const __m256i *) s);
-	const __m256i v1 = _mm256_loadu_si256((const __m256i *) (s + 32));
-
-#define LP_FW_EQ(v, c) _mm256_cmpeq_epi8((v), _mm256_set1_epi8(c))
-#define LP_FW_BITS(x) ((uint64_t) (uint32_t) _mm256_movemask_epi8(x))
-#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 32)
-#define LP_FW_Q(v) LP_FW_EQ(v, '"')
-#define LP_FW_LB(v) LP_FW_EQ(v, '[')
-#define LP_FW_RB(v) LP_FW_EQ(v, ']')
-#define LP_FW_BS(v) LP_FW_EQ(v, '\\')
-#define LP_FW_BL(v) _mm256_or_si256(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
-#define LP_FW_QM(v) LP_FW_EQ(v, '?')
-#else
-	const __m128i v0 = _mm_loadu_si128((const __m128i *) s);
-	const __m128i v1 = _mm_loadu_si128((const __m128i *) (s + 16));
-	const __m128i v2 = _mm_loadu_si128((const __m128i *) (s + 32));
-	const __m128i v3 = _mm_loadu_si128((const __m128i *) (s + 48));
-
-#define LP_FW_EQ(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8(c))
-#define LP_FW_BITS(x) ((uint64_t) (unsigned) _mm_movemask_epi8(x))
-#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 16 | \
-				  LP_FW_BITS(E(v2)) << 32 | LP_FW_BITS(E(v3)) << 48)
-#define LP_FW_Q(v) LP_FW_EQ(v, '"')
-#define LP_FW_LB(v) LP_FW_EQ(v, '[')
-#define LP_FW_RB(v) LP_FW_EQ(v, ']')
-#define LP_FW_BS(v) LP_FW_EQ(v, '\\')
-#define LP_FW_BL(v) _mm_or_si128(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
-#define LP_FW_QM(v) LP_FW_EQ(v, '?')
-#endif
-	m[0] = LP_FW(LP_FW_Q);
-	m[1] = LP_FW(LP_FW_LB);
-	m[2] = LP_FW(LP_FW_RB);
-	m[3] = LP_FW(LP_FW_BS);
-	m[4] = LP_FW(LP_FW_BL);
-	m[5] = LP_FW(LP_FW_QM);
-#undef LP_FW_EQ
-#undef LP_FW_BITS
-#undef LP_FW
-#undef LP_FW_Q
-#undef LP_FW_LB
-#undef LP_FW_RB
-#undef LP_FW_BS
-#undef LP_FW_BL
-#undef LP_FW_QM
-}
-
 /*
  * The request and the time of a line of 128 bytes or more whose request
  * closes within its first 128 bytes (most lines): found from masks of those
@@ -519,9 +491,9 @@ static LP_ALWAYS_INLINE LP_CI_ATTR int
 LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char **lb,
 				const char **rb, const char **q, uint64_t stop[2])
 {
-	typedef unsigned __int128 u128;
-	uint64_t	w0[6],
-				w1[6];
+	typedef lp_u128 u128;
+	uint64_t	w0[LP_WM_CLASSES],
+				w1[LP_WM_CLASSES];
 	u128		quote,
 				lbr,
 				rbr,
@@ -536,45 +508,41 @@ LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char *
 
 	if (end - line < 128)
 		return 0;
-	LP_CI(lp_front_word)(line, w0);
-	LP_CI(lp_front_word)(line + 64, w1);
-	quote = (u128) w1[0] << 64 | w0[0];
-	lbr = (u128) w1[1] << 64 | w0[1];
-	rbr = (u128) w1[2] << 64 | w0[2];
-	bsl = (u128) w1[3] << 64 | w0[3];
-	blank = (u128) w1[4] << 64 | w0[4];
+	LP_CI(lp_word_masks)(line, w0, LP_WM_CLASSES);
+	LP_CI(lp_word_masks)(line + 64, w1, LP_WM_CLASSES);
+	quote = (u128) w1[LP_WM_Q] << 64 | w0[LP_WM_Q];
+	lbr = (u128) w1[LP_WM_LB] << 64 | w0[LP_WM_LB];
+	rbr = (u128) w1[LP_WM_RB] << 64 | w0[LP_WM_RB];
+	bsl = (u128) w1[LP_WM_BS] << 64 | w0[LP_WM_BS];
+	blank = (u128) w1[LP_WM_BL] << 64 | w0[LP_WM_BL];
 
 	/* the request's '"': the first at the start or after a blank */
 	c = quote & (blank << 1 | 1);
 	if (!c)
 		return 0;
-	r = (uint64_t) c ? (unsigned) __builtin_ctzll((uint64_t) c) :
-		64 + (unsigned) __builtin_ctzll((uint64_t) (c >> 64));
+	r = lp_ctz128(c);
 	/* the time: the last '[' before it, the first ']' after that '[' */
 	c = lbr & ((one << r) - 1);
 	if (!c)
 		return 0;
-	l = (c >> 64) ? 127 - (unsigned) __builtin_clzll((uint64_t) (c >> 64)) :
-		63 - (unsigned) __builtin_clzll((uint64_t) c);
+	l = lp_top128(c);
 	c = rbr & ~((one << l << 1) - 1) & ((one << r) - 1);
 	if (!c)
 		return 0;
-	t = (uint64_t) c ? (unsigned) __builtin_ctzll((uint64_t) c) :
-		64 + (unsigned) __builtin_ctzll((uint64_t) (c >> 64));
+	t = lp_ctz128(c);
 	/* the request's closing '"': the next '"' or '\', which must be a '"' */
 	c = (quote | bsl) & ~((one << r << 1) - 1);
 	if (!c)
 		return 0;
-	e = (uint64_t) c ? (unsigned) __builtin_ctzll((uint64_t) c) :
-		64 + (unsigned) __builtin_ctzll((uint64_t) (c >> 64));
+	e = lp_ctz128(c);
 	if (line[e] != '"')
 		return 0;
 	*rq = line + r;
 	*lb = line + l;
 	*rb = line + t;
 	*q = line + e;
-	stop[0] = w0[4] | w0[5];
-	stop[1] = w1[4] | w1[5];
+	stop[0] = w0[LP_WM_BL] | w0[LP_WM_QM];
+	stop[1] = w1[LP_WM_BL] | w1[LP_WM_QM];
 	return 1;
 }
 #endif
@@ -593,7 +561,9 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	int			last_quoted = 0;
 	int			nfields = 0;
 	lp_cparse_status st;
+#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
 	uint64_t	stop[2];
+#endif
 	const uint64_t *stopp = NULL;
 
 	out->route = NULL;

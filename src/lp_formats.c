@@ -586,6 +586,45 @@ lp_is_scheme(unsigned char c)
 }
 
 
+#ifdef __SSE2__
+/*
+ * The byte classes of the combined parser's whole-block paths
+ * (lp_word_masks in lp_combined_impl.h): the tail's three first, then the
+ * three the front needs too.
+ */
+enum
+{
+	LP_WM_Q,					/* '"' */
+	LP_WM_BS,					/* '\\' */
+	LP_WM_BL,					/* ' ' or '\t' (LP_IS_BLANK) */
+	LP_WM_TAIL,					/* (the tail's classes end here) */
+	LP_WM_LB = LP_WM_TAIL,		/* '[' */
+	LP_WM_RB,					/* ']' */
+	LP_WM_QM,					/* '?' */
+	LP_WM_CLASSES
+};
+
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 lp_u128;
+
+/* The lowest set bit of a 128-bit mask that has one. */
+static LP_ALWAYS_INLINE unsigned
+lp_ctz128(lp_u128 c)
+{
+	return (uint64_t) c ? (unsigned) __builtin_ctzll((uint64_t) c) :
+		64 + (unsigned) __builtin_ctzll((uint64_t) (c >> 64));
+}
+
+/* The highest set bit of a 128-bit mask that has one. */
+static LP_ALWAYS_INLINE unsigned
+lp_top128(lp_u128 c)
+{
+	return (c >> 64) ? 127 - (unsigned) __builtin_clzll((uint64_t) (c >> 64)) :
+		63 - (unsigned) __builtin_clzll((uint64_t) c);
+}
+#endif
+#endif
+
 /* The base build of the combined parser: SSE2, SWAR or bytes. */
 #define LP_CI(name) name##_base
 #define LP_CI_ATTR
