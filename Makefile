@@ -8,6 +8,7 @@ OBJS = \
 	src/logp95_gen.o \
 	src/logp95_io.o \
 	src/logp95_merge.o \
+	src/logp95_ops.o \
 	src/logp95_report.o \
 	src/logp95_stats.o \
 	src/logp95_ts.o \
@@ -29,8 +30,8 @@ EXTENSION = logp95
 # The version CREATE EXTENSION installs, read from the control file; the C
 # library reports it too (PG_MODULE_MAGIC_EXT on PostgreSQL 18).
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
-# 1.0 is released and never edited; later versions are upgrade scripts.
-DATA = logp95--1.0.sql logp95--1.0--1.1.sql
+# 1.0 and 1.1 are released and never edited; later versions are upgrade scripts.
+DATA = logp95--1.0.sql logp95--1.0--1.1.sql logp95--1.1--1.2.sql
 PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
