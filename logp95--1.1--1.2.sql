@@ -25,12 +25,22 @@
 -- rebuilt like any other, which covers partitioned indexes.  What cannot be
 -- rebuilt inside the update's transaction gets a WARNING with the
 -- statement to run.
+--
+-- The block runs as the bootstrap superuser when a trusted extension is
+-- updated by its owner, so nothing in it may resolve to an object another
+-- role can create: the two functions are looked up first (pg_catalog is
+-- searched before the extension's schema), then search_path is narrowed to
+-- pg_catalog (pg_temp last) for the rest of the block and put back at its
+-- end, and the names it builds statements from come from the catalogs,
+-- quoted by regclass output and %I.
 DO $$
 DECLARE
 	fns oid[] := ARRAY['logp95_line_ts(text)'::regprocedure,
 					   'logp95_line_ts(text, text)'::regprocedure]::oid[];
+	old_path text := pg_catalog.current_setting('search_path');
 	r record;
 BEGIN
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	-- indexes with storage (relkind i); other sessions' temporary indexes
 	-- cannot be rebuilt from here
 	FOR r IN
@@ -47,9 +57,9 @@ BEGIN
 		IF r.foreign_temp THEN
 			RAISE WARNING 'index % of another session''s temporary table may be stale', r.idx
 				USING DETAIL = 'It uses logp95_line_ts, whose results differ between the 1.0 library and later ones for a few inputs.',
-					  HINT = format('Run REINDEX INDEX %s; in the session that owns it.', r.idx);
+					  HINT = pg_catalog.format('Run REINDEX INDEX %s; in the session that owns it.', r.idx);
 		ELSE
-			EXECUTE format('REINDEX INDEX %s', r.idx);
+			EXECUTE pg_catalog.format('REINDEX INDEX %s', r.idx);
 		END IF;
 	END LOOP;
 
@@ -76,8 +86,12 @@ BEGIN
 				 WHEN d.classid = 'pg_attrdef'::regclass THEN
 					format('UPDATE %s SET %I = DEFAULT;', ad.adrelid::regclass, a.attname)
 				 ELSE
-					format('UPDATE %s SET <a column of the key> = <that column>; (moves rows whose key changed to their partition)',
-						   d.objid::regclass)
+					-- every column set to itself: rows whose key changed move
+					format('UPDATE %s SET %s;', d.objid::regclass,
+						   (SELECT string_agg(format('%I = %I', pa.attname, pa.attname), ', ' ORDER BY pa.attnum)
+							  FROM pg_attribute pa
+							 WHERE pa.attrelid = d.objid AND pa.attnum > 0
+							   AND NOT pa.attisdropped AND pa.attgenerated = ''))
 			   END AS fix
 		  FROM pg_depend d
 		  LEFT JOIN pg_rewrite rw ON d.classid = 'pg_rewrite'::regclass AND rw.oid = d.objid
@@ -96,8 +110,10 @@ BEGIN
 	LOOP
 		RAISE WARNING '% may hold results of logp95_line_ts computed by the 1.0 library', r.what
 			USING DETAIL = 'logp95_line_ts returns other values under the 1.0 library than under later ones for a few inputs; the update rebuilt every index that uses it, but cannot recompute this.',
-				  HINT = format('Run: %s', r.fix);
+				  HINT = pg_catalog.format('Run: %s', r.fix);
 	END LOOP;
+
+	PERFORM pg_catalog.set_config('search_path', old_path, true);
 END
 $$;
 
