@@ -212,3 +212,38 @@ COMMENT ON OPERATOR CLASS logp95_state_ops USING btree IS
 'bytewise order of logp95_state (equality of distributions; the order means nothing beyond grouping)';
 COMMENT ON OPERATOR CLASS logp95_state_ops USING hash IS
 'hashing of logp95_state for hash joins, hash aggregation and hash partitioning';
+
+-- ---------------------------------------------------------------------
+-- Time (issue 25).
+-- ---------------------------------------------------------------------
+-- logp95_line_ts returns a UTC timestamp, which compares wrongly with
+-- now() in a session whose TimeZone is not UTC; logp95_line_time returns
+-- the same instant as timestamptz.  A C symbol of its own: logp95_line_ts
+-- keeps its results (docs/architecture.md, "IMMUTABLE results").
+
+CREATE FUNCTION logp95_line_time(line text, format text DEFAULT 'default')
+RETURNS timestamptz
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_line_time(text, text) IS
+'the instant of a log line in a named format (default: default) as timestamptz, or NULL when the line has no well-formed time';
+
+-- The exact union of two states, for upserts into rollups:
+-- INSERT ... ON CONFLICT (bucket) DO UPDATE SET state = r.state + excluded.state.
+-- Not STRICT: a NULL side gives the other side.
+
+CREATE FUNCTION logp95_merge(a logp95_state, b logp95_state)
+RETURNS logp95_state
+AS 'MODULE_PATHNAME', 'logp95_merge_pair' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_merge(logp95_state, logp95_state) IS
+'the exact union of two states (a NULL side gives the other); the operator +';
+
+CREATE OPERATOR + (
+	LEFTARG = logp95_state, RIGHTARG = logp95_state,
+	FUNCTION = logp95_merge,
+	COMMUTATOR = +
+);
+
+COMMENT ON OPERATOR + (logp95_state, logp95_state) IS
+'the exact union of two states (logp95_merge(a, b))';

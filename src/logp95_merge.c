@@ -44,3 +44,40 @@ logp95_merge_combine(PG_FUNCTION_ARGS)
 	logp95_expanded_add(ex, PG_GETARG_DATUM(1));
 	PG_RETURN_DATUM(EOHPGetRWDatum(&ex->hdr));
 }
+
+PG_FUNCTION_INFO_V1(logp95_merge_pair);
+/*
+ * logp95_merge(a, b) and the operator +: the exact union of two states as
+ * a new flat value (neither argument changes); a NULL argument gives the
+ * other one, two NULLs give NULL.  Not STRICT, so that
+ * `state = r.state + excluded.state` in an upsert never loses a side.
+ */
+Datum
+logp95_merge_pair(PG_FUNCTION_ARGS)
+{
+	bytea	   *a;
+	bytea	   *b;
+	lp_allocator alloc;
+	lp_state   *acc;
+	uint8	   *buf;
+	size_t		len;
+
+	if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(1));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	a = PG_GETARG_BYTEA_PP(0);
+	b = PG_GETARG_BYTEA_PP(1);
+	alloc = logp95_allocator(CurrentMemoryContext);
+	acc = lp_state_create(&alloc);
+	if (acc == NULL)
+		logp95_check(LP_ENOMEM);
+	logp95_check(lp_decode_into(acc, (const uint8 *) VARDATA_ANY(a), VARSIZE_ANY_EXHDR(a)));
+	logp95_check(lp_decode_into(acc, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
+	logp95_check(lp_encode(acc, &alloc, VARHDRSZ, MaxAllocSize, &buf, &len));
+	lp_state_free(acc);
+	SET_VARSIZE(buf, VARHDRSZ + len);
+	PG_RETURN_BYTEA_P((bytea *) buf);
+}
