@@ -12,6 +12,7 @@ OBJS = \
 	src/logp95_report.o \
 	src/logp95_stats.o \
 	src/logp95_ts.o \
+	src/lp_arith.o \
 	src/lp_codec.o \
 	src/lp_common.o \
 	src/lp_formats.o \

@@ -91,6 +91,52 @@ SELECT r1.route, r1.requests * 2 = r2.requests AS doubled, r1.p95_ms = r2.p95_ms
 FROM parts p, logp95_report(p.state) r1, logp95_report(p.state + p.state) r2
 WHERE p.part = 0 AND r1.route = r2.route ORDER BY r1.route LIMIT 3;
 
+-- ---- logp95_subtract(a, b) and - ----
+-- (a + b) - b = a; s - s is empty; the report of a difference is the
+-- report of the lines left
+SELECT (a.state + b.state) - b.state = a.state AS round_trip
+FROM parts a, parts b WHERE a.part = 0 AND b.part = 1;
+SELECT state - state = '\x010000'::logp95_state AS empty FROM parts WHERE part = 2;
+SELECT (SELECT logp95_agg(line) FROM lines) - (SELECT state FROM parts WHERE part = 1)
+	= (SELECT logp95_agg(line) FROM lines WHERE part <> 1) AS difference_is_rest;
+-- what does not fit is an error naming the route, or the malformed count
+SELECT a.state - b.state FROM parts a, parts b WHERE a.part = 0 AND b.part = 1;
+SELECT logp95_agg(l) - (SELECT logp95_agg(x) FROM (VALUES ('2026-11-07T00:00:00Z GET /a 5'), ('2026-11-07T00:00:00Z GET /a 6')) v(x))
+FROM (VALUES ('2026-11-07T00:00:00Z GET /a 5'), ('2026-11-07T00:00:00Z GET /a 5')) v(l);
+SET logp95.on_malformed = skip;
+SELECT logp95_malformed(logp95_agg(l) - logp95_agg(l)) FROM (VALUES ('x'), ('2026-11-07T00:00:00Z GET /a 5')) v(l);
+SELECT logp95_agg(l) - (SELECT logp95_agg(x) FROM (VALUES ('x')) v(x))
+FROM (VALUES ('2026-11-07T00:00:00Z GET /a 5')) v(l);
+RESET logp95.on_malformed;
+
+-- ---- sliding windows: one state added and one subtracted a row ----
+-- a reference aggregate without the inverse re-merges the whole frame
+CREATE AGGREGATE remerge(logp95_state) (SFUNC = logp95_merge_combine, STYPE = logp95_state, INITCOND = '\x010000');
+CREATE TABLE minutes AS
+	SELECT (i - 1) / 25 AS minute, logp95_agg(line) AS state
+	FROM lines GROUP BY 1;
+-- gaps for the RANGE frame, and a NULL state
+DELETE FROM minutes WHERE minute IN (7, 8, 50);
+INSERT INTO minutes VALUES (200, NULL);
+-- logp95_merge has a moving-aggregate implementation with an inverse
+SELECT aggmtransfn, aggminvtransfn, aggmtranstype::regtype, aggminitval
+FROM pg_aggregate WHERE aggfnoid = 'logp95_merge(logp95_state)'::regprocedure;
+SELECT count(*) AS rows, count(*) FILTER (WHERE moving = remerged) AS same
+FROM (SELECT logp95_merge(state) OVER w AS moving, remerge(state) OVER w AS remerged
+	  FROM minutes WINDOW w AS (ORDER BY minute ROWS BETWEEN 9 PRECEDING AND CURRENT ROW)) x;
+SELECT count(*) AS rows, count(*) FILTER (WHERE moving = remerged) AS same
+FROM (SELECT logp95_merge(state) OVER w AS moving, remerge(state) OVER w AS remerged
+	  FROM minutes WINDOW w AS (ORDER BY minute RANGE BETWEEN 9 PRECEDING AND CURRENT ROW)) x;
+-- against the raw lines of each frame (an independent reference)
+SELECT count(*) AS rows, count(*) FILTER (WHERE w.moving = r.state) AS same
+FROM (SELECT minute, logp95_merge(state) OVER (ORDER BY minute RANGE BETWEEN 9 PRECEDING AND CURRENT ROW) AS moving
+	  FROM minutes) w
+JOIN LATERAL (SELECT logp95_agg(line) AS state FROM lines
+			  WHERE (i - 1) / 25 BETWEEN w.minute - 9 AND w.minute
+				AND (i - 1) / 25 IN (SELECT minute FROM minutes WHERE state IS NOT NULL)) r ON true;
+DROP AGGREGATE remerge(logp95_state);
+DROP TABLE minutes;
+
 -- the upsert a rollup uses: each batch added to its bucket
 CREATE TABLE rollup(bucket int PRIMARY KEY, state logp95_state NOT NULL);
 INSERT INTO rollup SELECT i % 4, logp95_agg(line) FROM lines WHERE i <= 1000 GROUP BY 1;
