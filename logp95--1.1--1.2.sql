@@ -228,3 +228,91 @@ COMMENT ON OPERATOR CLASS logp95_state_ops USING btree IS
 'bytewise order of logp95_state (equality of distributions; the order means nothing beyond grouping)';
 COMMENT ON OPERATOR CLASS logp95_state_ops USING hash IS
 'hashing of logp95_state for hash joins, hash aggregation and hash partitioning';
+
+-- ---------------------------------------------------------------------
+-- Time (issue 25).
+-- ---------------------------------------------------------------------
+-- logp95_line_ts returns a UTC timestamp, which compares wrongly with
+-- now() in a session whose TimeZone is not UTC; logp95_line_time returns
+-- the same instant as timestamptz.  A C symbol of its own: logp95_line_ts
+-- keeps its results (docs/architecture.md, "IMMUTABLE results").
+
+CREATE FUNCTION logp95_line_time(line text, format text DEFAULT 'default')
+RETURNS timestamptz
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_line_time(text, text) IS
+'the instant of a log line in a named format (default: default) as timestamptz, or NULL when the line has no well-formed time';
+
+-- The exact union of two states, for upserts into rollups:
+-- INSERT ... ON CONFLICT (bucket) DO UPDATE SET state = r.state + excluded.state.
+-- Not STRICT: a NULL side gives the other side.
+
+CREATE FUNCTION logp95_merge(a logp95_state, b logp95_state)
+RETURNS logp95_state
+AS 'MODULE_PATHNAME', 'logp95_merge_pair' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_merge(logp95_state, logp95_state) IS
+'the exact union of two states (a NULL side gives the other); the operator +';
+
+CREATE OPERATOR + (
+	LEFTARG = logp95_state, RIGHTARG = logp95_state,
+	FUNCTION = logp95_merge,
+	COMMUTATOR = +
+);
+
+COMMENT ON OPERATOR + (logp95_state, logp95_state) IS
+'the exact union of two states (logp95_merge(a, b))';
+
+-- Exact histograms subtract exactly: a - b takes every count of b from a
+-- (22023 naming the first route of b that a does not hold).
+
+CREATE FUNCTION logp95_subtract(a logp95_state, b logp95_state)
+RETURNS logp95_state
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_subtract(logp95_state, logp95_state) IS
+'a with every count of b taken away, exact (22023 when b holds a count a does not); the operator -';
+
+CREATE OPERATOR - (
+	LEFTARG = logp95_state, RIGHTARG = logp95_state,
+	FUNCTION = logp95_subtract
+);
+
+COMMENT ON OPERATOR - (logp95_state, logp95_state) IS
+'a with every count of b taken away (logp95_subtract(a, b))';
+
+-- A sliding window over states (logp95_merge(state) OVER (... ROWS BETWEEN
+-- k PRECEDING AND CURRENT ROW)) adds the row that enters the frame and
+-- subtracts the one that leaves it, instead of merging the whole frame
+-- again for every row: a moving-aggregate implementation whose running
+-- state is a flat state and whose steps are one ordered walk each
+-- (src/lp_arith.c).  CREATE OR REPLACE AGGREGATE keeps the views that use
+-- logp95_merge; its plain implementation does not change.
+
+CREATE FUNCTION logp95_merge_mtrans(logp95_state, logp95_state)
+RETURNS logp95_state
+AS 'MODULE_PATHNAME', 'logp95_merge_pair' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_merge_mtrans(logp95_state, logp95_state) IS
+'moving-aggregate transition function of logp95_merge: the exact union of the frame''s state and the row entering it';
+
+CREATE FUNCTION logp95_merge_minv(logp95_state, logp95_state)
+RETURNS logp95_state
+AS 'MODULE_PATHNAME', 'logp95_subtract' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_merge_minv(logp95_state, logp95_state) IS
+'moving-aggregate inverse transition function of logp95_merge: the frame''s state less the row leaving it';
+
+CREATE OR REPLACE AGGREGATE logp95_merge(logp95_state) (
+	SFUNC = logp95_merge_combine,
+	STYPE = logp95_state,
+	SSPACE = 65536,
+	INITCOND = '\x010000',
+	COMBINEFUNC = logp95_merge_combine,
+	MSFUNC = logp95_merge_mtrans,
+	MINVFUNC = logp95_merge_minv,
+	MSTYPE = logp95_state,
+	MINITCOND = '\x010000',
+	PARALLEL = SAFE
+);

@@ -85,3 +85,24 @@ logp95_line_ts_format(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	PG_RETURN_TIMESTAMP(ts);
 }
+
+PG_FUNCTION_INFO_V1(logp95_line_time);
+/*
+ * logp95_line_time(line text, format text): the instant of a line in a
+ * named format as timestamptz, or NULL.  The same instant as
+ * logp95_line_ts, as a point in time rather than a UTC wall-clock time, so
+ * that comparisons with now() hold in every session's TimeZone.  A symbol
+ * of its own (1.2): logp95_line_ts keeps the results its released scripts
+ * bound.
+ */
+Datum
+logp95_line_time(PG_FUNCTION_ARGS)
+{
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	Timestamp	ts;
+
+	if (!logp95_line_ts_in(PG_GETARG_TEXT_PP(0), fmt, &ts))
+		PG_RETURN_NULL();
+	/* a UTC timestamp and a timestamptz are the same microseconds */
+	PG_RETURN_TIMESTAMPTZ((TimestampTz) ts);
+}

@@ -13,6 +13,7 @@
 #define LP_ECORRUPT		(-3)	/* encoded input is invalid */
 #define LP_ETOOBIG		(-4)	/* encoded output would pass the size limit */
 #define LP_EINTERNAL	(-5)	/* a caller broke a precondition: a bug, not bad input */
+#define LP_ENOFIT		(-6)	/* a difference: a count to take away is not there */
 
 /*
  * Memory comes from the caller: PostgreSQL's aggregate context in the

@@ -102,6 +102,8 @@ extern void test_pairs_sort(void);
 extern void test_state_keys(void);
 extern void test_state_key_eq(void);
 extern void test_state_merge(void);
+extern void test_arith_sums(void);
+extern void test_arith_misfits(void);
 extern void test_varint(void);
 extern void test_codec_known(void);
 extern void test_codec_roundtrip(void);

@@ -240,6 +240,8 @@ main(void)
 	test_hex();
 	test_tag();
 	test_codec_routes();
+	test_arith_sums();
+	test_arith_misfits();
 	test_gen();
 	test_gen_formats();
 	test_ts_iso();

@@ -1,0 +1,393 @@
+/* src/lp_arith.c -- exact sum and difference of two encoded states in one ordered walk (plain C) */
+#include "lp_arith.h"
+
+/*
+ * Output: the encoding is written into one buffer whose size bounds the
+ * result (a sum is never longer than both inputs together, a difference
+ * never longer than its first input: merging two pairs or two routes saves
+ * at least the bytes a longer varint costs).  The header's route count and
+ * each route's pair count and length are only known once the route (or the
+ * state) is written, so room for the longest varints is left in front and
+ * the bytes are moved down once it is known.
+ */
+typedef struct lp_out
+{
+	uint8_t    *buf;			/* the allocation */
+	size_t		cap;			/* its size */
+	size_t		len;			/* bytes written */
+} lp_out;
+
+/* Longest varint (64 bits). */
+#define LP_VARINT_MAX 10
+
+/* Room left in front of the routes: the route count. */
+#define LP_HEAD_ROOM LP_VARINT_MAX
+
+/* Room left in front of a route's pairs: its pair count and their length. */
+#define LP_ROUTE_ROOM (2 * LP_VARINT_MAX)
+
+/* Bytes of the varint of v. */
+static size_t
+lp_vlen(uint64_t v)
+{
+	size_t		n = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Append varint v; LP_ETOOBIG when the buffer is full. */
+static int
+lp_out_varint(lp_out *o, uint64_t v)
+{
+	if (o->cap - o->len < LP_VARINT_MAX && o->cap - o->len < lp_vlen(v))
+		return LP_ETOOBIG;
+	o->len += lp_varint_put(o->buf + o->len, v);
+	return LP_OK;
+}
+
+/* Append n bytes; LP_ETOOBIG when the buffer is full. */
+static int
+lp_out_bytes(lp_out *o, const void *p, size_t n)
+{
+	if (o->cap - o->len < n)
+		return LP_ETOOBIG;
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+	return LP_OK;
+}
+
+/* Skip n bytes of room; LP_ETOOBIG when the buffer is full. */
+static int
+lp_out_room(lp_out *o, size_t n)
+{
+	if (o->cap - o->len < n)
+		return LP_ETOOBIG;
+	o->len += n;
+	return LP_OK;
+}
+
+/*
+ * Close a room of `room` bytes at `at` (where lp_out_room left it): write
+ * the varints v[0 .. nv) there and move the bytes after the room down.
+ */
+static void
+lp_out_fill(lp_out *o, size_t at, size_t room, const uint64_t *v, int nv)
+{
+	uint8_t		head[LP_ROUTE_ROOM];
+	size_t		hl = 0;
+	size_t		body = o->len - (at + room);
+	int			i;
+
+	for (i = 0; i < nv; i++)
+		hl += lp_varint_put(head + hl, v[i]);
+	memmove(o->buf + at + hl, o->buf + at + room, body);
+	memcpy(o->buf + at, head, hl);
+	o->len = at + hl + body;
+}
+
+/* Start a route: its key and the room for its pair count and length. */
+static int
+lp_route_begin(lp_out *o, const char *key, size_t keylen, size_t *at)
+{
+	int			rc;
+
+	if ((rc = lp_out_varint(o, keylen)) != LP_OK ||
+		(rc = lp_out_bytes(o, key, keylen)) != LP_OK)
+		return rc;
+	*at = o->len;
+	return lp_out_room(o, LP_ROUTE_ROOM);
+}
+
+/*
+ * End a route begun at `at` with npairs pairs written after its room; a
+ * route left with no pair is taken back whole (`start` is where its key
+ * began).  *nroutes counts the routes kept.
+ */
+static void
+lp_route_end(lp_out *o, size_t start, size_t at, uint64_t npairs, uint64_t *nroutes)
+{
+	uint64_t	v[2];
+
+	if (npairs == 0)
+	{
+		o->len = start;
+		return;
+	}
+	v[0] = npairs;
+	v[1] = o->len - (at + LP_ROUTE_ROOM);
+	lp_out_fill(o, at, LP_ROUTE_ROOM, v, 2);
+	(*nroutes)++;
+}
+
+/* Append pair (value, count) after the route's previous value *prev. */
+static int
+lp_pair_put(lp_out *o, int64_t value, uint64_t count, int64_t *prev)
+{
+	int			rc;
+
+	if ((rc = lp_out_varint(o, (uint64_t) (value - *prev))) != LP_OK)
+		return rc;
+	*prev = value;
+	return lp_out_varint(o, count);
+}
+
+/* Copy a checked route view whole. */
+static int
+lp_route_copy(lp_out *o, const lp_route_view *rv, uint64_t *nroutes)
+{
+	int			rc;
+
+	if ((rc = lp_out_varint(o, rv->keylen)) != LP_OK ||
+		(rc = lp_out_bytes(o, rv->key, rv->keylen)) != LP_OK ||
+		(rc = lp_out_varint(o, rv->npairs)) != LP_OK ||
+		(rc = lp_out_varint(o, rv->pairs_len)) != LP_OK ||
+		(rc = lp_out_bytes(o, rv->pairs, rv->pairs_len)) != LP_OK)
+		return rc;
+	(*nroutes)++;
+	return LP_OK;
+}
+
+/* Next route of reader r into *rv: 1, or 0 at the end, or LP_ECORRUPT. */
+static int
+lp_next(lp_reader *r, lp_route_view *rv)
+{
+	int			rc = lp_reader_next(r, rv);
+
+	return rc < 0 ? LP_ECORRUPT : rc;
+}
+
+/*
+ * The shared walk.  sign 1: a + b; sign -1: a - b, with the misfit
+ * reported through *misfit.
+ */
+static int
+lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+				   int sign, const lp_allocator *alloc, size_t reserve,
+				   size_t max_len, uint8_t **out, size_t *outlen,
+				   const char **misfit, size_t *misfit_len)
+{
+	lp_reader	ra,
+				rb;
+	lp_route_view va,
+				vb;
+	int			ha,
+				hb,
+				rc;
+	uint64_t	malformed,
+				nroutes = 0,
+				v[1];
+	size_t		bound,
+				head;
+	lp_out		o;
+	uint32_t	steps = 0;
+
+	if (lp_reader_init(&ra, a, alen) != LP_OK || lp_reader_init(&rb, b, blen) != LP_OK)
+		return LP_ECORRUPT;
+	if (sign > 0)
+	{
+		if (ra.malformed > (uint64_t) INT64_MAX - rb.malformed)
+			return LP_EOVERFLOW;
+		malformed = ra.malformed + rb.malformed;
+	}
+	else
+	{
+		if (rb.malformed > ra.malformed)
+		{
+			*misfit = NULL;
+			*misfit_len = 0;
+			return LP_ENOFIT;
+		}
+		malformed = ra.malformed - rb.malformed;
+	}
+
+	/* the bound of the result, plus the rooms, within max_len */
+	bound = alen + (sign > 0 ? blen : 0) + LP_HEAD_ROOM + LP_ROUTE_ROOM;
+	if (reserve > max_len)
+		return LP_ETOOBIG;
+	if (bound > max_len - reserve)
+		bound = max_len - reserve;
+	o.buf = alloc->alloc(alloc->ctx, reserve + bound);
+	if (o.buf == NULL)
+		return LP_ENOMEM;
+	o.buf += reserve;
+	o.cap = bound;
+	o.len = 0;
+
+	rc = LP_OK;
+	if (o.cap < 1)
+		rc = LP_ETOOBIG;
+	else
+		o.buf[o.len++] = LP_CODEC_VERSION;
+	if (rc == LP_OK)
+		rc = lp_out_varint(&o, malformed);
+	head = o.len;
+	if (rc == LP_OK)
+		rc = lp_out_room(&o, LP_HEAD_ROOM);
+
+	ha = rc == LP_OK ? lp_next(&ra, &va) : 0;
+	hb = rc == LP_OK ? lp_next(&rb, &vb) : 0;
+	while (rc == LP_OK && (ha == 1 || hb == 1))
+	{
+		int			c;
+
+		LP_CHECK_INTERRUPTS(steps);
+		if (ha == 1 && hb == 1)
+			c = lp_key_cmp(va.key, va.keylen, vb.key, vb.keylen);
+		else
+			c = ha == 1 ? -1 : 1;
+
+		if (c < 0)
+		{
+			/* a route of a alone */
+			rc = lp_route_copy(&o, &va, &nroutes);
+			ha = rc == LP_OK ? lp_next(&ra, &va) : 0;
+		}
+		else if (c > 0)
+		{
+			/* a route of b alone: added, or a misfit */
+			if (sign < 0)
+			{
+				*misfit = vb.key;
+				*misfit_len = vb.keylen;
+				rc = LP_ENOFIT;
+				break;
+			}
+			rc = lp_route_copy(&o, &vb, &nroutes);
+			hb = rc == LP_OK ? lp_next(&rb, &vb) : 0;
+		}
+		else
+		{
+			/* the route in both: merge the values */
+			lp_pair_iter ia,
+						ib;
+			int64_t		xa = 0,
+						xb = 0,
+						prev = 0;
+			uint64_t	ca = 0,
+						cb = 0,
+						npairs = 0,
+						total = 0;
+			int			pa,
+						pb;
+			size_t		start = o.len,
+						at;
+
+			rc = lp_route_begin(&o, va.key, va.keylen, &at);
+			lp_pairs_begin(&va, &ia);
+			lp_pairs_begin(&vb, &ib);
+			pa = lp_pairs_next(&ia, &xa, &ca);
+			pb = lp_pairs_next(&ib, &xb, &cb);
+			while (rc == LP_OK && (pa || pb))
+			{
+				int64_t		x;
+				uint64_t	n;
+
+				LP_CHECK_INTERRUPTS(steps);
+				if (pa && (!pb || xa < xb))
+				{
+					x = xa;
+					n = ca;
+					pa = lp_pairs_next(&ia, &xa, &ca);
+				}
+				else if (pb && (!pa || xb < xa))
+				{
+					if (sign < 0)
+					{
+						rc = LP_ENOFIT;
+						break;
+					}
+					x = xb;
+					n = cb;
+					pb = lp_pairs_next(&ib, &xb, &cb);
+				}
+				else
+				{
+					x = xa;
+					if (sign > 0)
+					{
+						if (ca > (uint64_t) INT64_MAX - cb)
+						{
+							rc = LP_EOVERFLOW;
+							break;
+						}
+						n = ca + cb;
+					}
+					else
+					{
+						if (cb > ca)
+						{
+							rc = LP_ENOFIT;
+							break;
+						}
+						n = ca - cb;
+					}
+					pa = lp_pairs_next(&ia, &xa, &ca);
+					pb = lp_pairs_next(&ib, &xb, &cb);
+				}
+				if (n == 0)
+					continue;
+				if (total > (uint64_t) INT64_MAX - n)
+				{
+					rc = LP_EOVERFLOW;
+					break;
+				}
+				total += n;
+				rc = lp_pair_put(&o, x, n, &prev);
+				npairs++;
+			}
+			if (rc == LP_ENOFIT)
+			{
+				*misfit = vb.key;
+				*misfit_len = vb.keylen;
+				break;
+			}
+			if (rc != LP_OK)
+				break;
+			lp_route_end(&o, start, at, npairs, &nroutes);
+			ha = lp_next(&ra, &va);
+			hb = lp_next(&rb, &vb);
+		}
+		if (ha < 0 || hb < 0)
+			rc = LP_ECORRUPT;
+	}
+
+	if (rc == LP_OK)
+	{
+		v[0] = nroutes;
+		lp_out_fill(&o, head, LP_HEAD_ROOM, v, 1);
+		*out = o.buf - reserve;
+		*outlen = o.len;
+		return LP_OK;
+	}
+	alloc->free(alloc->ctx, o.buf - reserve);
+	return rc;
+}
+
+/* See lp_arith.h. */
+int
+lp_encoded_add(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+			   const lp_allocator *alloc, size_t reserve, size_t max_len,
+			   uint8_t **out, size_t *outlen)
+{
+	const char *misfit;
+	size_t		misfit_len;
+
+	return lp_encoded_combine(a, alen, b, blen, 1, alloc, reserve, max_len,
+							  out, outlen, &misfit, &misfit_len);
+}
+
+/* See lp_arith.h. */
+int
+lp_encoded_subtract(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+					const lp_allocator *alloc, size_t reserve, size_t max_len,
+					uint8_t **out, size_t *outlen,
+					const char **misfit, size_t *misfit_len)
+{
+	return lp_encoded_combine(a, alen, b, blen, -1, alloc, reserve, max_len,
+							  out, outlen, misfit, misfit_len);
+}
