@@ -143,4 +143,4 @@ RESET min_parallel_table_scan_size;
 
 -- the aggregate's definition: a real transition type with a combine function
 SELECT aggtranstype::regtype, aggcombinefn, aggserialfn, aggdeserialfn, aggfinalfn, agginitval
-FROM pg_aggregate WHERE aggfnoid = 'logp95_merge'::regproc;
+FROM pg_aggregate WHERE aggfnoid = 'logp95_merge(logp95_state)'::regprocedure;
