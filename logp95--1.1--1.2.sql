@@ -84,7 +84,15 @@ BEGIN
 						   co.conrelid::regclass, co.conname, co.conname,
 						   pg_get_constraintdef(co.oid))
 				 WHEN d.classid = 'pg_attrdef'::regclass THEN
-					format('UPDATE %s SET %I = DEFAULT;', ad.adrelid::regclass, a.attname)
+					-- SET the generated column = DEFAULT does not recompute it:
+					-- PostgreSQL recomputes a stored generated column only when
+					-- an UPDATE sets a column its expression uses
+					CASE WHEN uc.attname IS NOT NULL THEN
+						format('UPDATE %s SET %I = %I;', ad.adrelid::regclass, uc.attname, uc.attname)
+					ELSE
+						format('UPDATE %s SET <a column the expression of %I uses> = <that column>;',
+							   ad.adrelid::regclass, a.attname)
+					END
 				 ELSE
 					-- every column set to itself: rows whose key changed move
 					format('UPDATE %s SET %s;', d.objid::regclass,
@@ -99,6 +107,16 @@ BEGIN
 		  LEFT JOIN pg_constraint co ON d.classid = 'pg_constraint'::regclass AND co.oid = d.objid
 		  LEFT JOIN pg_attrdef ad ON d.classid = 'pg_attrdef'::regclass AND ad.oid = d.objid
 		  LEFT JOIN pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+		  -- the first column a generated column's expression uses
+		  LEFT JOIN LATERAL (
+				SELECT ua.attname
+				  FROM pg_depend ud
+				  JOIN pg_attribute ua ON ua.attrelid = ud.refobjid AND ua.attnum = ud.refobjsubid
+				 WHERE ud.classid = 'pg_attrdef'::regclass AND ud.objid = ad.oid
+				   AND ud.refclassid = 'pg_class'::regclass AND ud.refobjid = ad.adrelid
+				   AND ud.refobjsubid > 0 AND ud.refobjsubid <> ad.adnum
+				 ORDER BY ua.attnum
+				 LIMIT 1) uc ON true
 		  LEFT JOIN pg_class pc ON d.classid = 'pg_class'::regclass AND pc.oid = d.objid
 		 WHERE d.refclassid = 'pg_proc'::regclass
 		   AND d.refobjid = ANY (fns)
@@ -228,6 +246,10 @@ COMMENT ON OPERATOR CLASS logp95_state_ops USING btree IS
 'bytewise order of logp95_state (equality of distributions; the order means nothing beyond grouping)';
 COMMENT ON OPERATOR CLASS logp95_state_ops USING hash IS
 'hashing of logp95_state for hash joins, hash aggregation and hash partitioning';
+COMMENT ON OPERATOR FAMILY logp95_state_ops USING btree IS
+'the btree operator class of logp95_state, alone in its family';
+COMMENT ON OPERATOR FAMILY logp95_state_ops USING hash IS
+'the hash operator class of logp95_state, alone in its family';
 
 -- ---------------------------------------------------------------------
 -- Time (issue 25).

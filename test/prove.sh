@@ -23,6 +23,8 @@
 # LP_PGBENCH_SECONDS, LP_CANCEL_BOUND, LP_FDW_LINES, ...) reach the tests.
 # LP_PG_BINDIR runs them against another installation of version NN (a
 # private copy of the tree, say) instead of /usr/lib/postgresql/NN/bin.
+# LP_RELEASED_SRC names the released versions' source trees
+# (test/lib/released.sh makes them from git when it is not set).
 set -uo pipefail
 
 NN=${1:?usage: test/prove.sh NN [test/t/FILE.pl ...]}
@@ -89,6 +91,15 @@ done
 WORK=$(mktemp -d /tmp/logp95-tap-"$NN".XXXXXX) || fail "cannot create a temporary directory"
 RUN_AS=()
 SRC=$ROOT
+
+# The released versions' sources (git archive of their commits), for the
+# tests that build the released libraries: the tests run from a copy
+# without .git.  LP_RELEASED_SRC set by the caller is kept; without git
+# those tests skip and say so.
+if [ -z "${LP_RELEASED_SRC:-}" ] && bash test/lib/released.sh "$WORK/released"; then
+	export LP_RELEASED_SRC=$WORK/released
+fi
+
 if [ "$(id -u)" = 0 ]; then
 	id postgres >/dev/null 2>&1 || fail "running as root and there is no postgres OS user to run the tests as"
 	SRC=$WORK/src

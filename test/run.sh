@@ -152,7 +152,7 @@ for v in $versions; do
 	lp_regress "$build"
 	lp_cluster_stop
 	lp_step "TAP tests on PostgreSQL $v" /tmp/logp95-tap-$v.log \
-		bash test/prove.sh "$v" test/t/020_fdw_shards.pl test/t/040_upgrade.pl
+		bash test/prove.sh "$v" test/t/020_fdw_shards.pl test/t/040_upgrade.pl test/t/041_upgrade_libraries.pl test/t/046_replication_equality.pl
 	rm -rf "$build"
 	timings+=("PostgreSQL $v: $((SECONDS - start)) s")
 done
