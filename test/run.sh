@@ -5,9 +5,11 @@
 #   LP_VERSIONS="15 18" test/run.sh     # only these versions (default: 15 16 17 18)
 #   LP_FUZZ_SECONDS=300 test/run.sh     # longer fuzzing
 #
-# PostgreSQL 15 (Debian's packages) gets the whole suite: unit tests,
-# pg_regress (make installcheck), the TAP tests in test/t, the Debian
-# package and the META.json checks.  Every other version that is installed,
+# PostgreSQL 15 (Debian's packages) gets every layer: unit tests,
+# pg_regress (make installcheck), the server's TAP tests (test/t), the
+# sanitizers, fuzzers, field tests and Citus (make -C test sanitize, fuzz,
+# field, citus), the Debian package and the META.json checks.  Every
+# other version that is installed,
 # or whose kit lies in ../shared/pg beside the repository, gets pg_regress,
 # the postgres_fdw shard test and the upgrade test, each on a cluster of
 # that version; a version that is neither is reported as skipped.
@@ -56,8 +58,7 @@ lp_regress() {
 	local dir=$1 log=/tmp/logp95-regress-$PG_MAJOR.log rc rp rf
 	lp_say "PostgreSQL $PG_MAJOR: make installcheck"
 	rm -f "$dir/regression.diffs"
-	# (TAP_TESTS= : the TAP tests run on their own, through test/prove.sh)
-	make -C "$dir" -s PG_CONFIG="$PG_CONFIG" TAP_TESTS= installcheck > "$log" 2>&1; rc=$?
+	make -C "$dir" -s PG_CONFIG="$PG_CONFIG" installcheck > "$log" 2>&1; rc=$?
 	cat "$log"
 	rp=$(grep -cE '^(ok|test|    ) .*\.\.\. ok|^ok [0-9]+ ' "$log")
 	rf=$(grep -cE '\.\.\. FAILED|^not ok ' "$log")
@@ -97,24 +98,20 @@ if [[ " $versions " == *" 15 "* ]]; then
 	lp_regress "$LP_ROOT"
 	lp_cluster_stop
 
-	# TAP tests (test/t/*.pl), each with the clusters it needs; the
-	# sanitizer and fuzz tests need clang, its runtimes and valgrind
-	lp_apt clang libclang-rt-14-dev valgrind
-	# the field tests (test/t/050_nginx_field.pl, 051_apache_field.pl):
-	# nginx, apache2, wrk, python3, installed without starting nginx's or
-	# apache's service on port 80
-	lp_apt_nostart nginx-light apache2 wrk python3
-	# TAP tests (test/t/*.pl), each with the clusters it needs
-	lp_step "TAP tests on PostgreSQL 15" /tmp/logp95-tap-15.log bash test/prove.sh 15
+	# the server's TAP tests (test/t/*.pl, what make prove_installcheck
+	# runs), each with the clusters it needs
+	lp_step "server TAP tests on PostgreSQL 15" /tmp/logp95-tap-15.log bash test/prove.sh 15
 
-	# scripted tests not (yet) on the TAP harness: exit 0 is a pass
-	for t in test/t/*.sh; do
-		[ -e "$t" ] || continue
-		lp_say "$t"
-		bash "$t" > "/tmp/logp95-$(basename "$t").log" 2>&1; rc=$?
-		tail -n 15 "/tmp/logp95-$(basename "$t").log"
-		lp_count "$t" $rc
-	done
+	# the other layers (test/Makefile), each with what it needs: clang,
+	# its runtimes and valgrind; nginx, apache2, wrk and python3,
+	# installed without starting nginx's or apache's service on port 80;
+	# Citus (above)
+	lp_apt clang libclang-rt-14-dev valgrind
+	lp_step "sanitize" /tmp/logp95-sanitize.log make -s -C test sanitize PG_CONFIG="$PG_CONFIG"
+	lp_step "fuzz" /tmp/logp95-fuzz.log make -s -C test fuzz PG_CONFIG="$PG_CONFIG"
+	lp_apt_nostart nginx-light apache2 wrk python3
+	lp_step "field" /tmp/logp95-field.log make -s -C test field PG_CONFIG="$PG_CONFIG"
+	lp_step "citus" /tmp/logp95-citus.log make -s -C test citus PG_CONFIG="$PG_CONFIG"
 
 	# shipping: the Debian package (built, listed, installed, used, removed)
 	# and the PGXN metadata

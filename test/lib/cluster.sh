@@ -41,14 +41,14 @@ lp_kit_install() {
 # Install the Citus kit of ../shared/citus (Citus 13.2.2, built against
 # PostgreSQL 15.20) into PostgreSQL 15, as its README says: the server
 # brought to 15.20 first, then the tree unpacked over /.  Without the kit
-# it says so and returns 0: test/t/060_citus.pl then skips itself.
+# it says so and returns 0: test/citus/060_citus.pl then skips itself.
 lp_citus_install() {
 	local kit=$LP_ROOT/../shared/citus/citus-13.2.2-pg15-debian12-amd64.tar.xz
 	local pkglib ver
 	pkglib=$("$PGBIN/pg_config" --pkglibdir)
 	[ -f "$pkglib/citus.so" ] && return 0
 	if [ ! -r "$kit" ]; then
-		lp_say "no Citus kit at $kit: the Citus test (test/t/060_citus.pl) will be skipped"
+		lp_say "no Citus kit at $kit: the Citus test (test/citus/060_citus.pl) will be skipped"
 		return 0
 	fi
 	ver=$("$PGBIN/postgres" --version | sed -n 's/.* 15\.\([0-9]*\).*/\1/p')
