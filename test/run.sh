@@ -25,6 +25,9 @@
 # installed), every server is a private copy under a temporary LP_PG_ROOT,
 # and the package test skips its install checks (it says so).
 set -uo pipefail
+# LP_PG_BINDIR names one installation (test/prove.sh, make -C test); a run
+# over every version takes LP_PG_ROOT instead
+unset LP_PG_BINDIR
 . "$(dirname "$0")/lib/cluster.sh"
 cd "$LP_ROOT"
 
