@@ -37,12 +37,14 @@ PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
 REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge
-# TAP tests on PostgreSQL::Test::Cluster (test/prove.sh NN runs them as postgres)
-TAP_TESTS = 1
+# make installcheck runs pg_regress alone; the server's TAP tests (on
+# PostgreSQL::Test::Cluster, one behaviour a file) run by make
+# prove_installcheck (below), the other layers by make -C test.
 PROVE_TESTS = test/t/*.pl
 
-# the zip of make dist (below); set before PGXS, which tests it with ifdef
-EXTRA_CLEAN += logp95-$(EXTVERSION).zip
+# the zip of make dist (below) and the clusters of make prove_installcheck;
+# set before PGXS, which tests it with ifdef
+EXTRA_CLEAN += logp95-$(EXTVERSION).zip tmp_check
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -54,10 +56,17 @@ PROVE_FLAGS = -I ./test/perl
 # (the LLVM bitcode used for JIT inlining too).
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/*.h)
 
-# make prove_installcheck: the TAP tests alone, with PGXS's recipe (as in
-# pgvector; make installcheck runs them too, after pg_regress).
+# make prove_installcheck: the server's TAP tests (test/t/*.pl) against the
+# installed extension, with PGXS's recipe as in pgvector.  A PostgreSQL
+# built without --enable-tap-tests has no such recipe: test/prove.sh then
+# runs them, with the modules of ../shared/pg's source or a line saying it
+# skipped.  As root, run test/prove.sh NN (it runs them as postgres).
 prove_installcheck:
+ifeq ($(enable_tap_tests),yes)
 	$(prove_installcheck)
+else
+	LP_PG_BINDIR='$(bindir)' bash test/prove.sh $(MAJORVERSION) $(PROVE_TESTS)
+endif
 .PHONY: prove_installcheck
 
 # make dist: the zip PGXN takes, logp95-<version>.zip holding one directory

@@ -9,11 +9,18 @@
 # its library into that kit's server; they are not installed (see below).
 # Last line "N passed, N failed".
 #
+# The install checks (5. below) are skipped, with a line saying so, when
+# postgresql-15-logp95 is installed already (they would remove it) and when
+# LP_PG_ROOT is set (test/run.sh testing private copies of the servers:
+# the package goes into the system's server).
+#
 #   sudo test/package.sh
 #   LP_PKG_VERSIONS=15 sudo test/package.sh     # only the Debian-packaged 15
 set -euo pipefail
 . "$(dirname "$0")/lib/cluster.sh"
 cd "$LP_ROOT"
+# the package is for the system's server, whatever LP_PG_ROOT or LP_PG_BINDIR say
+PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
 
 
 # The build dependencies of debian/control, build-essential (which Debian
@@ -137,8 +144,9 @@ done
 sums() { [ ${#before[@]} -eq 0 ] || (cd / && find "${before[@]}" -type f -exec sha256sum {} + | sort); }
 deb=$tmp/src/${pkg}_${debver}_$arch.deb
 if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
-	printf '# %s is already installed here: not installing or removing it\n' "$pkg"
-	lp_check "$pkg is not installed before the test (remove it to run the install checks)" false
+	printf 'skipped: installing, using and removing %s: it is installed here already (dpkg -r %s to run these checks)\n' "$pkg" "$pkg"
+elif [ -n "${LP_PG_ROOT:-}" ]; then
+	printf 'skipped: installing, using and removing %s: LP_PG_ROOT is set (this run leaves the system'"'"'s PostgreSQL %s alone)\n' "$pkg" "$PG_MAJOR"
 elif [ -f "$deb" ]; then
 	lib=$("$PGBIN/pg_config" --pkglibdir)
 	ext=$("$PGBIN/pg_config" --sharedir)/extension

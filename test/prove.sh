@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# test/prove.sh -- run logp95's TAP tests (test/t/*.pl) against PostgreSQL NN's
-# installed server and extension; last line "N passed, N failed" (TAP
+# test/prove.sh -- run logp95's TAP tests against PostgreSQL NN's installed
+# server and extension: the server's tests (test/t/*.pl), or the files named
+# (the other layers' TAP files: test/sanitize, test/fuzz, test/field,
+# test/citus, run so by make -C test); last line "N passed, N failed" (TAP
 # assertions; a test file that dies or exits non-zero counts one failure
 # at least), non-zero exit on any failure.
 #
@@ -27,9 +29,10 @@
 # (test/lib/released.sh makes them from git when it is not set).
 set -uo pipefail
 
-NN=${1:?usage: test/prove.sh NN [test/t/FILE.pl ...]}
+NN=${1:?usage: test/prove.sh NN [FILE.pl ...]}
 shift
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
+CALLER=$PWD
 cd "$ROOT"
 BINDIR=${LP_PG_BINDIR:-/usr/lib/postgresql/$NN/bin}
 PG_CONFIG=$BINDIR/pg_config
@@ -79,9 +82,12 @@ if [ ! -f "$PERL_DIR/PostgreSQL/Test/Cluster.pm" ]; then
 	fi
 fi
 
+# No file named: the server's tests.  A file is named relative to the
+# current directory or to the source tree, and must lie in the tree.
 if [ $# -eq 0 ]; then set -- test/t/*.pl; fi
 tests=()
 for t in "$@"; do
+	case $t in /*) ;; *) [ -f "$CALLER/$t" ] && t=$CALLER/$t ;; esac
 	[ -f "$t" ] || fail "no test file $t"
 	t=$(realpath "$t")
 	case "$t" in "$ROOT"/*) tests+=("${t#"$ROOT"/}") ;; *) fail "$t is not in $ROOT" ;; esac

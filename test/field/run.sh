@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/field/run.sh -- run the nginx field test (test/t/050_nginx_field.pl)
+# test/field/run.sh -- run the nginx field test (test/field/050_nginx_field.pl)
 # against PostgreSQL NN (default 15): as root, install what it needs from
 # Debian first (nginx-light, wrk, python3), without letting the package start
 # the system's nginx service; then test/prove.sh runs it as postgres.
@@ -33,4 +33,4 @@ if [ ${#need[@]} -gt 0 ]; then
 	[ -n "$made_policy" ] && rm -f "$policy"
 fi
 
-exec bash "$ROOT/test/prove.sh" "$NN" test/t/050_nginx_field.pl
+exec bash "$ROOT/test/prove.sh" "$NN" test/field/050_nginx_field.pl

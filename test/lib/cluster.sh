@@ -2,8 +2,13 @@
 # Source it; it defines lp_* functions and sets PG_CONFIG and PGBIN.
 
 PG_MAJOR=${PG_MAJOR:-15}
+# LP_PG_ROOT: a private root for the PostgreSQL installations (default /):
+# version NN is then $LP_PG_ROOT/usr/lib/postgresql/NN, and lp_kit_install
+# copies or unpacks it there (test/run.sh, so as to leave the system's
+# servers, and the files of Debian packages, alone).
+LP_PG_ROOT=${LP_PG_ROOT:-}
 # LP_PG_BINDIR: another installation's bin directory (a private copy), as in test/prove.sh
-PGBIN=${LP_PG_BINDIR:-/usr/lib/postgresql/$PG_MAJOR/bin}
+PGBIN=${LP_PG_BINDIR:-$LP_PG_ROOT/usr/lib/postgresql/$PG_MAJOR/bin}
 export PG_CONFIG=${PG_CONFIG:-$PGBIN/pg_config}
 # LP_PG_BINDIR=/path/bin: use another installation (a private copy such as
 # /opt/pg16-c/bin) for the server, psql and pg_config, as test/prove.sh does;
@@ -15,52 +20,107 @@ if [ -n "${LP_PG_BINDIR:-}" ]; then
 fi
 LP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-# Point PG_MAJOR, PGBIN and PG_CONFIG at PostgreSQL $1.  Always name the
-# version's own programs: once several versions are installed, Debian's
-# /usr/bin/pg_config and /usr/bin/psql pick the highest one.
+# The bin directory of PostgreSQL $1 under LP_PG_ROOT: $1 is a major
+# version, or 18-cassert for the assert-enabled build of 18 (prefix
+# /opt/pg18-cassert, from ../shared/pg).
+lp_pg_bindir() {
+	case $1 in
+		18-cassert) echo "$LP_PG_ROOT/opt/pg18-cassert/bin" ;;
+		*) echo "$LP_PG_ROOT/usr/lib/postgresql/$1/bin" ;;
+	esac
+}
+
+# Point PG_MAJOR, PGBIN and PG_CONFIG at PostgreSQL $1 (as lp_pg_bindir).
+# Always name the version's own programs: once several versions are
+# installed, Debian's /usr/bin/pg_config and /usr/bin/psql pick the highest.
 lp_use_version() {
-	PG_MAJOR=$1
-	PGBIN=/usr/lib/postgresql/$PG_MAJOR/bin
+	PG_MAJOR=${1%%-*}
+	PGBIN=$(lp_pg_bindir "$1")
 	export PG_CONFIG=$PGBIN/pg_config
 }
 
-# Install the PostgreSQL test kit of version $1 from ../shared/pg beside the
-# repository, unless that version is installed already.  Prints why not and
-# returns 1 when the version cannot be had.
+# Make PostgreSQL $1 (as lp_pg_bindir) available under LP_PG_ROOT: nothing
+# to do when it is there; under a private root, a copy of the system's
+# installation when there is one; else the test kit of ../shared/pg beside
+# the repository, unpacked.  Prints why not and returns 1 when the version
+# cannot be had.
 lp_kit_install() {
 	local kit=$LP_ROOT/../shared/pg/postgresql-$1-debian12-amd64.tar.xz
-	[ -x "/usr/lib/postgresql/$1/bin/pg_config" ] && return 0
+	local dest=${LP_PG_ROOT:-/} bindir
+	bindir=$(lp_pg_bindir "$1")
+	[ -x "$bindir/pg_config" ] && return 0
+	if [ -n "$LP_PG_ROOT" ] && [ -x "$(LP_PG_ROOT='' lp_pg_bindir "$1")/pg_config" ]; then
+		lp_pg_copy "$1" || { echo "could not copy PostgreSQL $1 under $LP_PG_ROOT"; return 1; }
+		return 0
+	fi
 	if [ ! -r "$kit" ]; then
 		echo "no PostgreSQL $1 installed and no kit $kit"
 		return 1
 	fi
-	lp_say "installing the PostgreSQL $1 kit from $kit"
-	lp_root tar -C / -xJf "$kit" || { echo "could not unpack $kit"; return 1; }
+	lp_say "installing the PostgreSQL $1 kit from $kit under $dest"
+	lp_root mkdir -p "$dest" && lp_root tar --no-overwrite-dir -C "$dest" -xJf "$kit" ||
+		{ echo "could not unpack $kit"; return 1; }
+	[ -x "$bindir/pg_config" ] || { echo "$kit holds no ${bindir#"$LP_PG_ROOT"}/pg_config"; return 1; }
 }
 
-# Install the Citus kit of ../shared/citus (Citus 13.2.2, built against
-# PostgreSQL 15.20) into PostgreSQL 15, as its README says: the server
-# brought to 15.20 first, then the tree unpacked over /.  Without the kit
-# it says so and returns 0: test/t/060_citus.pl then skips itself.
+# Copy the system's installation of PostgreSQL $1 under LP_PG_ROOT, paths
+# kept: the programs find their libraries, share and include directories
+# relative to their own (so Debian's 15, whose share and include
+# directories lie outside /usr/lib/postgresql/15, moves with them).
+lp_pg_copy() {
+	local sys top d dirs=()
+	sys=$(LP_PG_ROOT='' lp_pg_bindir "$1")
+	top=$(dirname "$sys")
+	dirs=("$top")
+	for d in "$("$sys/pg_config" --sharedir)" "$("$sys/pg_config" --pkgincludedir)"; do
+		case "$d/" in "$top"/*) ;; *) dirs+=("$d") ;; esac
+	done
+	lp_say "copying PostgreSQL $1 (${dirs[*]}) under $LP_PG_ROOT"
+	for d in "${dirs[@]}"; do
+		lp_root mkdir -p -m 755 "$LP_PG_ROOT$(dirname "$d")" && lp_root cp -a "$d" "$LP_PG_ROOT$d" || return 1
+	done
+}
+
+# The Citus kit of ../shared/citus (Citus 13.2.2, built against PostgreSQL
+# 15.20) goes into PostgreSQL 15 as its README says: the server brought to
+# 15.20 first (lp_citus_server, before a private copy of the server is
+# made), then the tree unpacked over the root of the installation
+# (lp_citus_install).  Without the kit they say so and return 0:
+# test/citus/060_citus.pl then skips itself.
+LP_CITUS_KIT=$LP_ROOT/../shared/citus/citus-13.2.2-pg15-debian12-amd64.tar.xz
+lp_citus_server() {
+	local ver
+	[ -r "$LP_CITUS_KIT" ] || return 0
+	ver=$(/usr/lib/postgresql/15/bin/postgres --version | sed -n 's/.* 15\.\([0-9]*\).*/\1/p')
+	[ "${ver:-0}" -ge 20 ] && return 0
+	lp_say "Citus 13.2.2 needs PostgreSQL 15.20 (15.${ver:-?} installed): apt-get install postgresql-15"
+	lp_root apt-get update -q >/dev/null
+	lp_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null ||
+		lp_say "could not upgrade postgresql-15: the Citus test will be skipped"
+	return 0
+}
 lp_citus_install() {
-	local kit=$LP_ROOT/../shared/citus/citus-13.2.2-pg15-debian12-amd64.tar.xz
-	local pkglib ver
+	local pkglib ver root
 	pkglib=$("$PGBIN/pg_config" --pkglibdir)
 	[ -f "$pkglib/citus.so" ] && return 0
-	if [ ! -r "$kit" ]; then
-		lp_say "no Citus kit at $kit: the Citus test (test/t/060_citus.pl) will be skipped"
+	if [ ! -r "$LP_CITUS_KIT" ]; then
+		lp_say "no Citus kit at $LP_CITUS_KIT: the Citus test (test/citus/060_citus.pl) will be skipped"
 		return 0
 	fi
 	ver=$("$PGBIN/postgres" --version | sed -n 's/.* 15\.\([0-9]*\).*/\1/p')
 	if [ "${ver:-0}" -lt 20 ]; then
-		lp_say "Citus 13.2.2 needs PostgreSQL 15.20 (15.${ver:-?} installed): apt-get install postgresql-15"
-		lp_root apt-get update -q >/dev/null
-		lp_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null ||
-			{ lp_say "could not upgrade postgresql-15: the Citus test will be skipped"; return 0; }
+		lp_say "Citus 13.2.2 needs PostgreSQL 15.20 ($PGBIN is 15.${ver:-?}): the Citus test will be skipped"
+		return 0
 	fi
-	lp_say "installing Citus 13.2.2 from $kit"
-	lp_root tar --no-overwrite-dir -C / -xJf "$kit" ||
-		lp_say "could not unpack $kit: the Citus test will be skipped"
+	# the kit's paths are /usr/lib/postgresql/15/..., /usr/share/postgresql/15/...
+	root=${PGBIN%/usr/lib/postgresql/15/bin}
+	if [ "$root" = "$PGBIN" ]; then
+		lp_say "$PGBIN does not end in /usr/lib/postgresql/15/bin, where the Citus kit goes: the Citus test will be skipped"
+		return 0
+	fi
+	lp_say "installing Citus 13.2.2 from $LP_CITUS_KIT under ${root:-/}"
+	lp_root tar --no-overwrite-dir -C "${root:-/}" -xJf "$LP_CITUS_KIT" ||
+		lp_say "could not unpack $LP_CITUS_KIT: the Citus test will be skipped"
 	return 0
 }
 

@@ -114,8 +114,9 @@ like(
 	'SELECT on another column only: 42501');
 
 # --- 4. support functions with internal arguments are not callable from SQL
-# (no value of type internal can be written), and merging outside an
-# aggregate changes neither argument.
+# (no value of type internal can be written: up to 17 the cast of NULL is
+# refused, 42846; from 18 internal's input function refuses it, 0A000), and
+# merging outside an aggregate changes neither argument.
 for my $f (
 	q{logp95_agg_line_trans(NULL::internal, 'a b c 1')},
 	q{logp95_agg_pair_trans(NULL::internal, 'a', 1)},
@@ -127,7 +128,7 @@ for my $f (
 	my ($fname) = $f =~ /^(\w+)/;
 	like(
 		as('lp_t33_reader', $db, "SELECT $f"),
-		qr/ERROR:  42846: cannot cast type unknown to internal/,
+		qr/ERROR:  (?:42846: cannot cast type unknown to internal|0A000: cannot accept a value of type internal)/,
 		"not callable from SQL: $fname");
 }
 sql(q{CREATE TABLE states AS SELECT logp95_agg(l) AS s FROM logp95_generate(1000, 10, 7) l;

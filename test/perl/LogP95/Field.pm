@@ -1,7 +1,7 @@
 # test/perl/LogP95/Field.pm -- the steps the field tests share
 #
-# test/t/050_nginx_field.pl (nginx, format 'combined') and
-# test/t/051_apache_field.pl (Apache with %D, format 'combined_us') do the
+# test/field/050_nginx_field.pl (nginx, format 'combined') and
+# test/field/051_apache_field.pl (Apache with %D, format 'combined_us') do the
 # same thing around a different web server: the backend (test/field/backend.py)
 # behind the server, bounded load from wrk and test/field/hostile.py, then the
 # independent reference (test/field/reference.py) of the log, the log loaded

@@ -1,4 +1,4 @@
-# test/t/060_citus.pl -- logp95 on a Citus cluster: a coordinator and two
+# test/citus/060_citus.pl -- logp95 on a Citus cluster: a coordinator and two
 # workers, a log distributed by host beside a plain copy on the
 # coordinator.  Every form of query gives the plain table's answer byte for
 # byte, the aggregate runs on the workers (EXPLAIN VERBOSE: the worker
@@ -9,7 +9,8 @@
 # test/run.sh installs the kit of ../shared/citus (test/lib/cluster.sh,
 # lp_citus_install); without it the test is skipped.
 #
-#   LP_CITUS_LINES=4000000 test/prove.sh 15 test/t/060_citus.pl   # a bigger log, timings in the log
+#   make -C test citus                                                # against pg_config's PostgreSQL
+#   LP_CITUS_LINES=4000000 test/prove.sh 15 test/citus/060_citus.pl   # a bigger log, timings in the log
 
 use strict;
 use warnings FATAL => 'all';

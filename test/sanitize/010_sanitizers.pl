@@ -1,5 +1,5 @@
-# test/t/010_sanitizers.pl -- the unit tests (test/unit) under AddressSanitizer
-# + UBSan (clang) and under valgrind (gcc build).
+# test/sanitize/010_sanitizers.pl -- the unit tests (test/unit) under AddressSanitizer
+# + UBSan (clang) and under valgrind (gcc build): make -C test sanitize.
 #
 # make -C test/unit asan / valgrind fail on any sanitizer report, valgrind
 # error, definite or indirect leak, or failed unit assertion: one assertion

@@ -1,4 +1,4 @@
-# test/t/051_apache_field.pl -- the field test of issue 12 for Apache with
+# test/field/051_apache_field.pl -- the field test of issue 12 for Apache with
 # %D: Debian's apache2 (mod_proxy_http in front of test/field/backend.py),
 # normal load from wrk and hostile requests, its log (LogFormat "%h %l %u %t
 # \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\" %D", docs/formats.md) loaded
@@ -7,13 +7,14 @@
 # file_fdw; logp95's report, malformed count and line times must equal those
 # of test/field/reference.py --format combined_us, computed from the file.
 #
-#   bash test/prove.sh 16 test/t/051_apache_field.pl
+#   make -C test field                               # with 050, against pg_config's PostgreSQL
+#   bash test/prove.sh 16 test/field/051_apache_field.pl
 #   LP_FIELD_SECONDS=20 LP_FIELD_KEEP=/tmp/x ...    # longer load; keep the log and the reference's files
 #
 # The programs and the reference (apache2.conf.in, backend.py, hostile.py,
 # reference.py, wrk.lua) live in test/field, the steps shared with
 # 050_nginx_field.pl in test/perl/LogP95/Field.pm; test/run.sh installs apache2, wrk
-# and python3 before the TAP tests (lp_apt_nostart in test/lib/cluster.sh, so
+# and python3 before make -C test field (lp_apt_nostart in test/lib/cluster.sh, so
 # that the package does not start the system's apache on port 80).
 #
 # Everything listens on 127.0.0.1; normal traffic comes from 127.0.0.1,

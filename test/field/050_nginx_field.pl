@@ -1,18 +1,19 @@
-# test/t/050_nginx_field.pl -- the field test of issue 12: real nginx
+# test/field/050_nginx_field.pl -- the field test of issue 12: real nginx
 # output, normal load from wrk and hostile requests, loaded with the
 # documented COPY recipe into a table with a logp95_line_ts(line, 'combined')
 # expression index and read through file_fdw; logp95's report, malformed
 # count and line times must equal those of test/field/reference.py, an
 # independent reference computed from the file.
 #
+#   make -C test field                              # with 051, against pg_config's PostgreSQL
 #   bash test/field/run.sh                          # as root: installs nginx-light and wrk, then runs this
-#   bash test/prove.sh 15 test/t/050_nginx_field.pl
+#   bash test/prove.sh 15 test/field/050_nginx_field.pl
 #   LP_FIELD_SECONDS=20 LP_FIELD_KEEP=/tmp/x ...    # longer load; keep the log and the reference's files
 #
 # The programs and the reference (backend.py, hostile.py, nginx.conf.in,
 # reference.py, wrk.lua) live in test/field, the steps shared with
 # 051_apache_field.pl in test/perl/LogP95/Field.pm; test/run.sh installs nginx-light,
-# wrk and python3 before the TAP tests (lp_apt_nostart in test/lib/cluster.sh).
+# wrk and python3 before make -C test field (lp_apt_nostart in test/lib/cluster.sh).
 #
 # Everything listens on 127.0.0.1; normal traffic comes from 127.0.0.1,
 # hostile requests from 127.0.0.2, tricky-but-valid ones from 127.0.0.3.

@@ -1,5 +1,5 @@
-# test/t/011_fuzz.pl -- each libFuzzer harness of test/fuzz for a short
-# bounded time.
+# test/fuzz/011_fuzz.pl -- each libFuzzer harness of test/fuzz for a short
+# bounded time: make -C test fuzz.
 #
 # make -s -C test/fuzz run SECONDS=LP_FUZZ_SECONDS (default 7 per harness:
 # about 35 s of fuzzing for the five harnesses, plus the build).  It fails on
