@@ -78,11 +78,20 @@ is( grep_files(
 my @sql_files = glob("$src/logp95--*.sql");
 ok(scalar(@sql_files) > 0, 'install and upgrade scripts to scan')
   or diag("none in $src");
-is( grep_files(
-		qr/\bEXECUTE\b|LANGUAGE\s+plpgsql|SECURITY\s+DEFINER|\bGRANT\b|ALTER\s+SYSTEM|\bCOPY\b/i,
-		@sql_files),
-	'',
-	'install and upgrade scripts: no EXECUTE, plpgsql, SECURITY DEFINER, GRANT, ALTER SYSTEM, COPY'
+# The reviewed exceptions, each a whole line of one script, with its
+# reason in docs/reliability.md's threat model: the 1.2 update rebuilds the
+# indexes that use logp95_line_ts (index names from pg_class, printed by
+# regclass output with search_path pinned to pg_catalog).
+my %reviewed = ('logp95--1.1--1.2.sql' =>
+	  [ qr/^\t\t\tEXECUTE pg_catalog\.format\('REINDEX INDEX %s', r\.idx\);$/ ]);
+my @unreviewed = grep {
+	my ($f, $n, $line) = split /:/, $_, 3;
+	!grep { $line =~ $_ } @{ $reviewed{ (split m{/}, $f)[-1] } || [] }
+} split /\n/, grep_files(
+	qr/\bEXECUTE\b|LANGUAGE\s+plpgsql|SECURITY\s+DEFINER|\bGRANT\b|ALTER\s+SYSTEM|\bCOPY\b/i,
+	@sql_files);
+is(join("\n", @unreviewed), '',
+	'install and upgrade scripts: no EXECUTE, plpgsql, SECURITY DEFINER, GRANT, ALTER SYSTEM, COPY but the reviewed lines'
 );
 
 # --- 3. the report reads only what the caller may read ---------------------
