@@ -15,6 +15,7 @@ OBJS = \
 	src/lp_arith.o \
 	src/lp_codec.o \
 	src/lp_common.o \
+	src/lp_format.o \
 	src/lp_formats.o \
 	src/lp_gen.o \
 	src/lp_hist.o \
