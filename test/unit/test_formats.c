@@ -559,8 +559,8 @@ comb_random_line(char *buf, size_t cap, uint64_t *rng)
  * of the reference: 400,000 strings of 0..12 bytes drawn mostly from digits
  * and '.', some with a blank, a sign or a letter; status and value equal.
  */
-static void
-test_seconds_vs_ref(void)
+void
+test_formats_seconds_vs_ref(void)
 {
 	static const char alphabet[] = "0123456789012345678901234567890123456789....x -+";
 	uint64_t	rng = 99;
@@ -619,8 +619,6 @@ test_formats_fast_vs_ref(void)
 	lp_combined_fn builds[2];
 	int			nbuilds = 0;
 	int			bi;
-
-	test_seconds_vs_ref();
 
 	/* every build this machine runs: the base one, and AVX2 where there is one */
 	builds[nbuilds++] = lp_combined_parser(LP_ISA_BASE);

@@ -81,52 +81,9 @@ extern void b_head(bytes *b, uint64_t malformed, uint64_t nroutes);
 extern lp_state *gen_state(const lp_allocator *a, int64_t first, int64_t lines,
 						   int32_t routes, int64_t seed);
 
-/* The tests, one file per unit (test_<unit>.c); test_main.c runs them in this order. */
-extern void test_parse_fields(void);
-extern void test_parse_few(void);
-extern void test_parse_latency(void);
-extern void test_parse_utf8(void);
-extern void test_parse_differential(void);
-extern void test_ranks(void);
-extern void test_rank_views(void);
-extern void test_state_basic(void);
-extern void test_state_overflow(void);
-extern void test_state_growth(void);
-extern void test_state_dense(void);
-extern void test_state_dense_overflow(void);
-extern void test_state_batch(void);
-extern void test_state_pipelined(void);
-extern void test_state_deferred(void);
-extern void test_state_sorted(void);
-extern void test_pairs_sort(void);
-extern void test_state_keys(void);
-extern void test_state_key_eq(void);
-extern void test_state_merge(void);
-extern void test_varint(void);
-extern void test_codec_known(void);
-extern void test_codec_roundtrip(void);
-extern void test_codec_corrupt(void);
-extern void test_hex(void);
-extern void test_tag(void);
-extern void test_codec_routes(void);
-extern void test_gen(void);
-extern void test_gen_formats(void);
-extern void test_ts_iso(void);
-extern void test_ts_iso_field(void);
-extern void test_ts_clf(void);
-extern void test_ts_calendar(void);
-extern void test_formats_table(void);
-extern void test_formats_combined(void);
-extern void test_formats_request_time(void);
-extern void test_formats_parsers(void);
-extern void test_formats_hostile(void);
-extern void test_formats_templates(void);
-extern void test_formats_options(void);
-extern void test_formats_fast_vs_ref(void);
-extern void test_hash_old_collisions(void);
-extern void test_hash_known_key(void);
-extern void test_hash_every_byte(void);
-extern void test_oom(void);
-extern void test_stats(void);
+/* The tests, one file per unit (test_<unit>.c), each named once in test_list.h. */
+#define TEST(file, name) extern void name(void);
+#include "test_list.h"
+#undef TEST
 
 #endif							/* TEST_HARNESS_H */

@@ -34,7 +34,7 @@ cmp_i64(const void *a, const void *b)
 }
 
 /* Random long-tailed routes: every walk against the sorted expansion. */
-static void
+void
 test_stats_random(void)
 {
 	uint64_t	x = 0x9E3779B97F4A7C15ULL;
@@ -117,7 +117,7 @@ test_stats_random(void)
 }
 
 /* Ranks where n*f is whole, the empty fraction list, huge counts and values, bounds. */
-static void
+void
 test_stats_edges(void)
 {
 	lp_state   *st = lp_state_create(&g_alloc);
@@ -181,7 +181,7 @@ test_stats_edges(void)
 }
 
 /* Folding every route into one. */
-static void
+void
 test_stats_fold(void)
 {
 	lp_state   *st = lp_state_create(&g_alloc);
@@ -234,13 +234,4 @@ test_stats_fold(void)
 	lp_state_free(st);
 	lp_state_free(want);
 	lp_state_free(empty);
-}
-
-/* Every test of lp_stats.c. */
-void
-test_stats(void)
-{
-	test_stats_random();
-	test_stats_edges();
-	test_stats_fold();
 }
