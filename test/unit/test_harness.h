@@ -15,6 +15,7 @@
 #include "lp_rank.h"
 #include "lp_state.h"
 #include "lp_tag.h"
+#include "test_diff_state.h"
 
 /* Count one assertion; print it when it fails (file and line of the CHECK). */
 extern int	check_at(int ok, const char *file, int line, const char *fmt,...);
@@ -26,6 +27,21 @@ extern int	check_eq_u(unsigned long long got, unsigned long long want, const cha
 #define CHECK_EQ_I(a, b, what) check_eq_i((long long) (a), (long long) (b), (what), __FILE__, __LINE__)
 #define CHECK_EQ_U(a, b, what) \
 	check_eq_u((unsigned long long) (a), (unsigned long long) (b), (what), __FILE__, __LINE__)
+
+/*
+ * Count one comparison of an encoding (or a state) got with the one
+ * wanted; when they differ, print the first field that does (see
+ * diff_encodings) after the description.
+ */
+extern int	check_same_enc(const uint8_t *got, size_t glen, const uint8_t *want, size_t wlen,
+						   const char *file, int line, const char *fmt,...);
+extern int	check_same_state(const lp_state *got, const lp_state *want,
+							 const char *file, int line, const char *fmt,...);
+
+#define CHECK_SAME_ENC(got, glen, want, wlen, ...) \
+	check_same_enc((got), (glen), (want), (wlen), __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_SAME_STATE(got, want, ...) \
+	check_same_state((got), (want), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Book-keeping of the test allocator; the block header records the size. */
 typedef struct test_heap

@@ -66,8 +66,10 @@ test_state_dense(void)
 		{
 			if (!want[i])
 				continue;
-			if (pairs[n].value != (int64_t) i || pairs[n].count != want[i])
-				bad++;
+			if ((pairs[n].value != (int64_t) i || pairs[n].count != want[i]) && bad++ < 5)
+				CHECK(0, "sorted pair %u: expected value %u count %llu got value %lld count %llu",
+					  n, i, (unsigned long long) want[i], (long long) pairs[n].value,
+					  (unsigned long long) pairs[n].count);
 			n++;
 		}
 		CHECK_EQ_U(bad, 0, "dense + slots sorted pairs equal the reference");
@@ -76,7 +78,7 @@ test_state_dense(void)
 	CHECK_EQ_I(lp_state_merge(half1, half2), LP_OK, "merge halves");
 	CHECK_EQ_I(lp_encode(st, &a, 0, SIZE_MAX, &e1, &l1), LP_OK, "encode whole");
 	CHECK_EQ_I(lp_encode(half1, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "encode merged");
-	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "merged halves == whole, byte for byte");
+	CHECK_SAME_ENC(e2, l2, e1, l1, "merged halves == whole, byte for byte");
 	a.free(a.ctx, e1);
 	a.free(a.ctx, e2);
 	lp_state_free(half1);
@@ -207,9 +209,16 @@ test_state_dense_overflow(void)
 	CHECK_EQ_U(bad, 0, "adds after giving up");
 	CHECK_EQ_U(r->hist.dense_cap, 0, "no new dense array");
 	lp_hist_sorted(&r->hist, pairs);
-	for (i = 0; i < 100; i++)
-		bad += pairs[i].value != (int64_t) i || pairs[i].count != (i == 5 ? 2 + big : 2);
-	bad += pairs[100].value != 150 || pairs[100].count != 1;
+	for (i = 0; i <= 100; i++)
+	{
+		int64_t		v = i < 100 ? (int64_t) i : 150;
+		uint64_t	c = i == 5 ? 2 + big : i < 100 ? 2 : 1;
+
+		if ((pairs[i].value != v || pairs[i].count != c) && bad++ < 5)
+			CHECK(0, "sorted pair %u after giving up: expected value %lld count %llu got value %lld count %llu",
+				  i, (long long) v, (unsigned long long) c, (long long) pairs[i].value,
+				  (unsigned long long) pairs[i].count);
+	}
 	CHECK_EQ_U(bad, 0, "sorted pairs exact after giving up");
 
 	/* the encoding decodes into a state with the same bytes; no dense slot takes the big count */
@@ -229,7 +238,7 @@ test_state_dense_overflow(void)
 	back = lp_state_create(&a);
 	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count");
 	CHECK_EQ_I(lp_encode(back, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "re-encode big count");
-	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "big count round trip, byte for byte");
+	CHECK_SAME_ENC(e2, l2, e1, l1, "big count round trip, byte for byte");
 	/* merge twice: the big count doubles, still exact */
 	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode again");
 	r = lp_state_lookup(back, "/o", 2);
@@ -285,7 +294,7 @@ test_state_batch(void)
 	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: decode allocates at most 4 blocks per route (%ld for 3 routes)",
 		  heap.nalloc - before);
 	e1 = encode(dec, &l1);
-	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: decoded state encodes to the same bytes");
+	CHECK_SAME_ENC(e1, l1, e0, l0, "batch: decoded state encodes to the same bytes");
 	g_alloc.free(g_alloc.ctx, e1);
 	r = lp_state_lookup(dec, "/body", 5);
 	if (CHECK(r != NULL, "batch: /body decoded"))
@@ -309,7 +318,7 @@ test_state_batch(void)
 	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: merge allocates at most 4 blocks per route (%ld for 3 routes)",
 		  heap.nalloc - before);
 	e1 = encode(mrg, &l1);
-	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: merged state encodes to the same bytes");
+	CHECK_SAME_ENC(e1, l1, e0, l0, "batch: merged state encodes to the same bytes");
 	g_alloc.free(g_alloc.ctx, e1);
 
 	/* merging into a state that has other values of the same routes: exact union */
@@ -402,12 +411,13 @@ test_state_sorted(void)
 				  sorted_hook_calls);
 		for (i = 0; i < r->hist.used; i++)
 		{
-			if (i > 0 && out[i].value <= out[i - 1].value)
-				bad++;
+			if (i > 0 && out[i].value <= out[i - 1].value && bad++ < 5)
+				CHECK(0, "sorted pairs of %u values: pair %u value %lld after %lld",
+					  (unsigned) sizes[k], i, (long long) out[i].value, (long long) out[i - 1].value);
 			got += (uint64_t) out[i].value * out[i].count;
 		}
-		CHECK(bad == 0 && got == sum + 1, "sorted pairs: %u values ascending and complete",
-			  (unsigned) sizes[k]);
+		CHECK_EQ_U(bad, 0, "sorted pairs: values ascending");
+		CHECK_EQ_U(got, sum + 1, "sorted pairs: the sum of value times count is the sum of the values added");
 		free(out);
 		lp_state_free(st);
 	}

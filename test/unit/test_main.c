@@ -39,6 +39,62 @@ check_eq_u(unsigned long long got, unsigned long long want, const char *what,
 	return check_at(got == want, file, line, "%s: got %llu, want %llu", what, got, want);
 }
 
+/* A description formatted from fmt and ap, then ": " and the difference. */
+static int
+check_diff_v(const test_diff *d, const char *file, int line, const char *fmt, va_list ap)
+{
+	char		what[512];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return check_at(d->field == NULL, file, line, "%s: %s", what, diff_say(d));
+}
+
+/* See test_harness.h. */
+int
+check_same_enc(const uint8_t *got, size_t glen, const uint8_t *want, size_t wlen,
+			   const char *file, int line, const char *fmt,...)
+{
+	test_diff	d;
+	va_list		ap;
+	int			ok;
+
+	diff_init(&d);
+	if (!got || !want)
+		diff_text(&d, "encoding", got ? "(bytes)" : NULL, 7, want ? "(bytes)" : NULL, 7);
+	else
+		diff_encodings(&d, got, glen, want, wlen);
+	va_start(ap, fmt);
+	ok = check_diff_v(&d, file, line, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+/* See test_harness.h. */
+int
+check_same_state(const lp_state *got, const lp_state *want, const char *file, int line,
+				 const char *fmt,...)
+{
+	size_t		lg = 0,
+				lw = 0;
+	uint8_t    *eg = encode(got, &lg);
+	uint8_t    *ew = encode(want, &lw);
+	test_diff	d;
+	va_list		ap;
+	int			ok;
+
+	diff_init(&d);
+	if (!eg || !ew)
+		diff_text(&d, "encoding", eg ? "(bytes)" : NULL, 7, ew ? "(bytes)" : NULL, 7);
+	else
+		diff_encodings(&d, eg, lg, ew, lw);
+	g_alloc.free(g_alloc.ctx, eg);
+	g_alloc.free(g_alloc.ctx, ew);
+	va_start(ap, fmt);
+	ok = check_diff_v(&d, file, line, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
 /* Allocate from malloc unless the failure point is reached. */
 static void *
 heap_alloc(void *ctx, size_t size)

@@ -137,17 +137,22 @@ test_state_growth(void)
 		r = lp_state_lookup(st, key, (size_t) n);
 		if (!r)
 		{
-			bad++;
+			if (bad++ < 5)
+				CHECK(0, "grown route %s: missing", key);
 			continue;
 		}
 		for (j = 0; j <= i % 7; j++)
 			want += j % 2 == 0 ? 2 : 1;
-		if (r->hist.total != want || r->hist.used != (uint32_t) (i % 7 + 1))
-			bad++;
+		if ((r->hist.total != want || r->hist.used != (uint32_t) (i % 7 + 1)) && bad++ < 5)
+			CHECK(0, "grown route %s: expected %llu requests of %d values got %llu of %u",
+				  key, (unsigned long long) want, i % 7 + 1,
+				  (unsigned long long) r->hist.total, r->hist.used);
 		lp_hist_sorted(&r->hist, pairs);
 		for (j = 0; j <= i % 7; j++)
-			if (pairs[j].value != i + j || pairs[j].count != (j % 2 == 0 ? 2u : 1u))
-				bad++;
+			if ((pairs[j].value != i + j || pairs[j].count != (j % 2 == 0 ? 2u : 1u)) && bad++ < 5)
+				CHECK(0, "grown route %s pair %d: expected value %d count %u got value %lld count %llu",
+					  key, j, i + j, j % 2 == 0 ? 2u : 1u, (long long) pairs[j].value,
+					  (unsigned long long) pairs[j].count);
 	}
 	CHECK_EQ_I(bad, 0, "every grown route exact");
 	r = lp_state_lookup(st, "/big", 4);
@@ -159,8 +164,10 @@ test_state_growth(void)
 			  "hist load factor <= 3/4");
 		lp_hist_sorted(&r->hist, pairs);
 		for (i = 0; i < nbig; i++)
-			if (pairs[i].value != (int64_t) i * 1000003 || pairs[i].count != 1)
-				bad++;
+			if ((pairs[i].value != (int64_t) i * 1000003 || pairs[i].count != 1) && bad++ < 5)
+				CHECK(0, "big route pair %d: expected value %lld count 1 got value %lld count %llu",
+					  i, (long long) i * 1000003, (long long) pairs[i].value,
+					  (unsigned long long) pairs[i].count);
 		CHECK_EQ_I(bad, 0, "big route sorted values");
 	}
 	free(pairs);
@@ -169,8 +176,9 @@ test_state_growth(void)
 	lp_state_sorted_routes(st, routes);
 	for (i = 1; i < (int) st->nroutes; i++)
 		if (lp_key_cmp(routes[i - 1]->key, routes[i - 1]->keylen,
-					   routes[i]->key, routes[i]->keylen) >= 0)
-			bad++;
+					   routes[i]->key, routes[i]->keylen) >= 0 && bad++ < 5)
+			CHECK(0, "sorted route %d: %s after %s", i, diff_q(routes[i]->key, routes[i]->keylen),
+				  diff_q(routes[i - 1]->key, routes[i - 1]->keylen));
 	CHECK_EQ_I(bad, 0, "sorted routes strictly ascending");
 	free(routes);
 	lp_state_free(st);
@@ -248,7 +256,8 @@ test_state_key_eq(void)
 
 		for (i = 0; i < n; i++)
 			a[i] = b[i] = (char) ('a' + (i * 7 + n) % 26);
-		bad += lp_key_eq(a, b, n) != 1;
+		if (lp_key_eq(a, b, n) != 1 && bad++ < 5)
+			CHECK(0, "lp_key_eq of %zu equal bytes: expected 1 got 0", n);
 		checks++;
 		for (pos = 0; pos < n; pos++)
 		{
@@ -257,13 +266,16 @@ test_state_key_eq(void)
 			for (bit = 0; bit < 8; bit++)
 			{
 				b[pos] = (char) (a[pos] ^ (1 << bit));
-				bad += lp_key_eq(a, b, n) != (memcmp(a, b, n) == 0);
-				bad += lp_key_eq(b, a, n) != 0;
+				if ((lp_key_eq(a, b, n) != (memcmp(a, b, n) == 0) || lp_key_eq(b, a, n) != 0) &&
+					bad++ < 5)
+					CHECK(0, "lp_key_eq of %zu bytes, bit %u of byte %zu changed: expected 0 got %d and %d",
+						  n, bit, pos, lp_key_eq(a, b, n), lp_key_eq(b, a, n));
 				checks += 2;
 			}
 			b[pos] = a[pos];
 		}
-		bad += lp_key_eq(a, b, n) != 1;
+		if (lp_key_eq(a, b, n) != 1 && bad++ < 5)
+			CHECK(0, "lp_key_eq of %zu equal bytes, once restored: expected 1 got 0", n);
 		free(a);
 		free(b);
 	}
@@ -307,10 +319,10 @@ test_state_merge(void)
 	CHECK_EQ_I(lp_state_merge(m, e), LP_OK, "merge empty");
 	CHECK(!same_state(m, whole), "two parts differ from the whole");
 	CHECK_EQ_I(lp_state_merge(m, p2), LP_OK, "merge p2");
-	CHECK(same_state(m, whole), "merge of parts == whole");
+	CHECK_SAME_STATE(m, whole, "merge of parts == whole");
 	CHECK_EQ_U(m->malformed, 5, "merged malformed count");
 	CHECK_EQ_I(lp_state_merge(e, whole), LP_OK, "merge into empty");
-	CHECK(same_state(e, whole), "merge into empty == copy");
+	CHECK_SAME_STATE(e, whole, "merge into empty == copy");
 	CHECK_EQ_U(route_total(whole, "/api/v1/resource0/items"),
 			   route_total(p1, "/api/v1/resource0/items") +
 			   route_total(p2, "/api/v1/resource0/items") +
@@ -382,7 +394,7 @@ test_state_pipelined(void)
 	CHECK(now->nroutes > 1000 && pip->nroutes == now->nroutes, "pipelined: route tables grew alike");
 	e1 = encode(now, &l1);
 	e2 = encode(pip, &l2);
-	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "pipelined: same encoding as row-by-row adds");
+	CHECK_SAME_ENC(e2, l2, e1, l1, "pipelined: same encoding as row-by-row adds");
 	g_alloc.free(g_alloc.ctx, e1);
 	g_alloc.free(g_alloc.ctx, e2);
 
