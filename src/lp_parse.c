@@ -273,6 +273,9 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK)
 #endif
 		{
+			/* the fields the bit arithmetic found lie in order inside the line */
+			LP_ASSERT(line < route && route < route_end && route_end < lat &&
+					  lat < lat_end && lat_end <= end);
 			out->route = route;
 			out->route_len = (size_t) (route_end - route);
 			out->nfields = 4;

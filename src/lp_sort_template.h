@@ -157,6 +157,8 @@ LP_SORT_NAME(sort) (LP_SORT_ELEM *p, size_t n, int depth, uint32_t *steps)
 				i++;
 			while (LP_SORT_LT(pivot, p[j]))
 				j--;
+			/* the median of three stops both scans inside the run (a strict order) */
+			LP_ASSERT(i < n && j < n);
 			if (i >= j)
 				break;
 			LP_SORT_SWAP(p, i, j, t);

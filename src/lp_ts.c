@@ -146,6 +146,11 @@ lp_ts_finish(lp_cur *c, lp_ts *out)
 {
 	if (c->p < c->end)
 		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_END);
+	/* what lp_check_ranges does not check: the rounded fraction, the offset read */
+	LP_ASSERT(out->usec >= 0 && out->usec <= 1000000);
+	LP_ASSERT(out->offset_sec % 60 == 0 &&
+			  out->offset_sec >= -(LP_TS_MAX_OFFSET_HOUR * 3600 + 59 * 60) &&
+			  out->offset_sec <= LP_TS_MAX_OFFSET_HOUR * 3600 + 59 * 60);
 	return lp_check_ranges(out);
 }
 

@@ -434,3 +434,114 @@ test_state_pipelined(void)
 	CHECK_EQ_I(heap.live, 0, "pipelined test frees everything");
 }
 
+
+/* Does lp_state_check name a broken invariant with a message containing `want`? */
+static void
+check_caught(const lp_state *st, const char *want, const char *what)
+{
+	const char *why = lp_state_check(st);
+
+	CHECK(why != NULL && strstr(why, want) != NULL, "lp_state_check catches %s: expected \"%s\" got %s",
+		  what, want, why ? diff_q(why, strlen(why)) : "NULL (no broken invariant found)");
+}
+
+/*
+ * The state checker itself: a sound state passes, and each invariant,
+ * broken on purpose (and mended again), is named.  Without this a checker
+ * that never finds anything would look like one that always passes.
+ */
+void
+test_state_check(void)
+{
+	lp_state   *st = gen_state(&g_alloc, 0, 20000, 300, 9);
+	lp_route   *r = NULL,
+			   *moved = NULL;
+	lp_hist		fake;
+	uint32_t	i,
+				j,
+				k;
+	const char *why;
+
+	lp_state_add(st, "/dense", 6, 3);
+	for (i = 0; i < 400; i++)
+		lp_state_add(st, "/dense", 6, i % 100);
+	why = lp_state_check(st);
+	CHECK(why == NULL, "a generated state passes lp_state_check: %s", why ? why : "");
+
+	r = lp_state_lookup(st, "/dense", 6);
+	if (!CHECK(r != NULL && r->hist.dense_cap > 0, "a route with a dense array"))
+		return;
+
+	/* counts: the table's, and a histogram's */
+	st->nroutes++;
+	check_caught(st, "nroutes", "a route counted twice");
+	st->nroutes--;
+	r->hist.total++;
+	check_caught(st, "total", "a total past the counts");
+	r->hist.total--;
+	r->hist.used--;
+	check_caught(st, "used", "a distinct value not counted");
+	r->hist.used++;
+	r->hist.dense[7]++;
+	check_caught(st, "total", "a dense count that the total misses");
+	r->hist.dense[7]--;
+
+	/* the hash and the probe chains */
+	r->hash ^= 1;
+	check_caught(st, "hash", "a stored hash that is not the key's");
+	r->hash ^= 1;
+	for (i = 0; i <= st->mask && !moved; i++)
+	{
+		/* a route whose slot is followed by an empty one, which is followed by an empty one */
+		j = (i + 1) & st->mask;
+		k = (i + 2) & st->mask;
+		if (st->routes[i].key && !st->routes[j].key && !st->routes[k].key &&
+			((uint32_t) st->routes[i].hash & st->mask) == i)
+			moved = &st->routes[i];
+	}
+	if (CHECK(moved != NULL, "a route at its home slot with two empty slots after it"))
+	{
+		lp_route	save;
+
+		i = (uint32_t) (moved - st->routes);
+		j = (i + 1) & st->mask;
+		k = (i + 2) & st->mask;
+		/* a copy right after it: the same key twice */
+		st->routes[j] = *moved;
+		st->nroutes++;
+		check_caught(st, "in slots", "a key in two slots");
+		memset(&st->routes[j], 0, sizeof(lp_route));
+		st->nroutes--;
+		/* moved past an empty slot: a probe from its home slot stops before it */
+		save = *moved;
+		st->routes[k] = save;
+		memset(moved, 0, sizeof(lp_route));
+		check_caught(st, "empty slot", "a route a probe cannot reach");
+		*moved = save;
+		memset(&st->routes[k], 0, sizeof(lp_route));
+	}
+
+	/* a value in the slot table that belongs in the dense array */
+	for (i = 0; i <= r->hist.mask && r->hist.slots[i].count; i++)
+		;
+	r->hist.slots[i].value = 1;
+	r->hist.slots[i].count = 1;
+	r->hist.hused++;
+	r->hist.used++;
+	r->hist.total++;
+	check_caught(st, "belongs in the dense array", "a small value in the slot table");
+	r->hist.slots[i].count = 0;
+	r->hist.hused--;
+	r->hist.used--;
+	r->hist.total--;
+
+	/* a pending row that points at no route */
+	memset(&fake, 0, sizeof(fake));
+	st->pend = &fake;
+	check_caught(st, "pending row", "a pending row outside the table");
+	st->pend = NULL;
+
+	why = lp_state_check(st);
+	CHECK(why == NULL, "mended again, the state passes: %s", why ? why : "");
+	lp_state_free(st);
+}
