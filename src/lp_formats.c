@@ -697,7 +697,6 @@ lp_combined_ts(const char *line, size_t len, lp_ts *out)
 	rq = lp_find_request_base(line, end, &lb);
 	if (!lp_find_time_base(line, lb, rq ? rq : end, &time, &time_len))
 	{
-		out->field = LP_TS_F_NONE;
 		out->text = NULL;
 		out->text_len = 0;
 		return LP_TS_MISSING;

@@ -162,13 +162,6 @@ lp_routes_grow(lp_state *st)
 	return LP_OK;
 }
 
-/* See lp_state.h. */
-lp_route *
-lp_state_lookup(const lp_state *st, const char *key, size_t keylen)
-{
-	return lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
-}
-
 /* lp_state_route, and lp_state_route_batch when `b` is not NULL. */
 static int
 lp_state_route_sized(lp_state *st, const char *key, size_t keylen,

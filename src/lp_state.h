@@ -53,9 +53,6 @@ extern void lp_state_free(lp_state *st);
  */
 extern int	lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out);
 
-/* Find a route without creating it; NULL when absent. */
-extern lp_route *lp_state_lookup(const lp_state *st, const char *key, size_t keylen);
-
 /*
  * lp_state_route, with the route's histogram sized for batch `b` (a new
  * route gets its arrays before it is inserted, so running out of memory
@@ -73,7 +70,7 @@ extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
 /*
  * Add every route and count of `src` into `dst` (exact union of
  * multisets).  `src` must have no pending pipelined row (lp_state_flush);
- * nor may the state given to lp_encode, lp_state_lookup or
+ * nor may the state given to lp_encode, lp_route_find or
  * lp_state_sorted_routes.  `dst` may not have a deferred encoding, and
  * one of `src` is left out (lp_partial.h merges those).
  */

@@ -79,6 +79,9 @@ extern uint8_t *encode(const lp_state *st, size_t *len);
 /* Do two states encode to the same bytes? */
 extern int	same_state(const lp_state *a, const lp_state *b);
 
+/* The route of `key` in a state, NULL when absent (lp_route_find with its hash). */
+extern lp_route *find_route(const lp_state *st, const char *key, size_t keylen);
+
 /* Requests of one route of a state, 0 when absent. */
 extern uint64_t route_total(const lp_state *st, const char *key);
 

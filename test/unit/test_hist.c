@@ -51,7 +51,7 @@ test_state_dense(void)
 		bad += lp_state_add(i % 2 ? half1 : half2, "/d", 2, v) != LP_OK;
 	}
 	CHECK_EQ_U(bad, 0, "every add succeeds");
-	r = lp_state_lookup(st, "/d", 2);
+	r = find_route(st, "/d", 2);
 	if (CHECK(r != NULL, "dense route"))
 	{
 		CHECK_EQ_U(r->hist.dense_cap, LP_DENSE_MAX, "dense array grew to its maximum");
@@ -86,7 +86,7 @@ test_state_dense(void)
 
 	/* outside the contract, refused cleanly: a zero count, a negative value */
 	{
-		lp_route   *rz = lp_state_lookup(st, "/d", 2);
+		lp_route   *rz = find_route(st, "/d", 2);
 		lp_hist		before = rz->hist;
 
 		CHECK_EQ_I(lp_hist_add(&st->alloc, &rz->hist, 5, 0), LP_OK, "zero count is a no-op");
@@ -99,7 +99,7 @@ test_state_dense(void)
 	/* a sparse route keeps to the slot table */
 	for (i = 0; i < 6; i++)
 		lp_state_add(st, "/sparse", 7, i * 500);
-	r = lp_state_lookup(st, "/sparse", 7);
+	r = find_route(st, "/sparse", 7);
 	CHECK(r && r->hist.dense == NULL && r->hist.used == 6, "few values: no dense array");
 
 	/*
@@ -115,17 +115,17 @@ test_state_dense(void)
 		bad = 0;
 		for (i = 0; i + 1 < need; i++)
 			bad += lp_state_add(st, "/rows", 5, 300) != LP_OK;
-		r = lp_state_lookup(st, "/rows", 5);
+		r = find_route(st, "/rows", 5);
 		CHECK(r && r->hist.dense_cap <= 300 && r->hist.hused == 1 && r->hist.total == need - 1,
 			  "rows rule: %u rows of 300 stay in the slot table", need - 1);
 		bad += lp_state_add(st, "/rows", 5, 300) != LP_OK;
-		r = lp_state_lookup(st, "/rows", 5);
+		r = find_route(st, "/rows", 5);
 		CHECK(r && r->hist.dense_cap == 512 && r->hist.hused == 0 && r->hist.dense[300] == need &&
 			  r->hist.used == 1 && r->hist.total == need,
 			  "rows rule: the %u-th row widens the array to 512, the count moved exactly", need);
 		for (i = 0; i < 10000; i++)
 			bad += lp_state_add(st, "/big", 4, LP_DENSE_ROWS_MAX) != LP_OK;
-		r = lp_state_lookup(st, "/big", 4);
+		r = find_route(st, "/big", 4);
 		CHECK(r && r->hist.dense_cap <= LP_DENSE_ROWS_MAX && r->hist.hused == 1 &&
 			  r->hist.total == 10000 && r->hist.used == 1,
 			  "rows rule: a value of LP_DENSE_ROWS_MAX never widens the array by rows");
@@ -142,7 +142,7 @@ test_state_dense(void)
 		for (k = 0; k < 64 && rc == LP_OK; k++)
 			rc = lp_state_add(st, "/grow", 5, k * 3);
 		s2 = st;
-		r2 = lp_state_lookup(s2, "/grow", 5);
+		r2 = find_route(s2, "/grow", 5);
 		if (CHECK(r2 != NULL, "grow route"))
 		{
 			lp_hist		before = r2->hist;
@@ -193,7 +193,7 @@ test_state_dense_overflow(void)
 	for (i = 0; i < 100; i++)
 		bad += lp_state_add(st, "/o", 2, i) != LP_OK;
 	CHECK_EQ_U(bad, 0, "overflow route: adds");
-	r = lp_state_lookup(st, "/o", 2);
+	r = find_route(st, "/o", 2);
 	if (!CHECK(r != NULL && r->hist.dense_cap >= 64, "overflow route has a dense array"))
 		return;
 	/* 1 + (2^32 - 1) passes a 32-bit slot */
@@ -227,7 +227,7 @@ test_state_dense_overflow(void)
 	back = lp_state_create(&a);
 	for (i = 0; i < 240; i++)
 		bad += lp_state_add(back, "/o", 2, i % 120) != LP_OK;
-	r = lp_state_lookup(back, "/o", 2);
+	r = find_route(back, "/o", 2);
 	CHECK(r != NULL && r->hist.dense_cap >= 64, "receiving route has an array");
 	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count into an array");
 	CHECK_EQ_U(r->hist.dense_cap, 0, "receiving array given up");
@@ -241,7 +241,7 @@ test_state_dense_overflow(void)
 	CHECK_SAME_ENC(e2, l2, e1, l1, "big count round trip, byte for byte");
 	/* merge twice: the big count doubles, still exact */
 	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode again");
-	r = lp_state_lookup(back, "/o", 2);
+	r = find_route(back, "/o", 2);
 	lp_hist_sorted(&r->hist, pairs);
 	CHECK(pairs[5].value == 5 && pairs[5].count == 2 * (2 + big) && pairs[6].count == 4,
 		  "merged big counts exact");
@@ -296,13 +296,13 @@ test_state_batch(void)
 	e1 = encode(dec, &l1);
 	CHECK_SAME_ENC(e1, l1, e0, l0, "batch: decoded state encodes to the same bytes");
 	g_alloc.free(g_alloc.ctx, e1);
-	r = lp_state_lookup(dec, "/body", 5);
+	r = find_route(dec, "/body", 5);
 	if (CHECK(r != NULL, "batch: /body decoded"))
 	{
 		CHECK_EQ_U(r->hist.dense_cap, 4096, "batch: /body dense array sized at once");
 		CHECK_EQ_U(r->hist.hused, 0, "batch: /body has nothing in slots");
 	}
-	r = lp_state_lookup(dec, "/tail", 5);
+	r = find_route(dec, "/tail", 5);
 	if (CHECK(r != NULL, "batch: /tail decoded"))
 	{
 		CHECK((uint64_t) r->hist.dense_cap <= (uint64_t) LP_DENSE_RATIO * r->hist.used,
@@ -327,10 +327,10 @@ test_state_batch(void)
 		lp_state_add(acc, "/mix", 4, (int64_t) i * 5000);
 	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge into non-empty");
 	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge the same state again");
-	r = lp_state_lookup(acc, "/mix", 4);
+	r = find_route(acc, "/mix", 4);
 	if (CHECK(r != NULL, "batch: /mix merged"))
 	{
-		lp_route   *rs = lp_state_lookup(src, "/mix", 4);
+		lp_route   *rs = find_route(src, "/mix", 4);
 
 		CHECK_EQ_U(r->hist.total, 2 * rs->hist.total + 50, "batch: /mix total is the sum");
 		CHECK_EQ_U(r->hist.used, rs->hist.used + 49, "batch: /mix distinct values (value 0 shared)");
@@ -400,7 +400,7 @@ test_state_sorted(void)
 			sum += (uint64_t) v;
 		}
 		lp_state_add(st, "/s", 2, 1);	/* the route exists even for size 0 */
-		r = lp_state_lookup(st, "/s", 2);
+		r = find_route(st, "/s", 2);
 		out = malloc(sizeof(lp_pair) * (r->hist.used + 1));
 		sorted_hook_calls = 0;
 		lp_interrupt_hook = sorted_hook;

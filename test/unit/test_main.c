@@ -184,11 +184,18 @@ same_state(const lp_state *a, const lp_state *b)
 	return same;
 }
 
+/* The route of `key` in a state, NULL when absent (lp_route_find with its hash). */
+lp_route *
+find_route(const lp_state *st, const char *key, size_t keylen)
+{
+	return lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
+}
+
 /* Requests of one route of a state, 0 when absent. */
 uint64_t
 route_total(const lp_state *st, const char *key)
 {
-	lp_route   *r = lp_state_lookup(st, key, strlen(key));
+	lp_route   *r = find_route(st, key, strlen(key));
 
 	return r ? r->hist.total : 0;
 }

@@ -207,14 +207,6 @@ test_parse_latency(void)
 		CHECK_EQ_I(wrong, 0, "short-line latency digits agree with the digit loop");
 		CHECK(tried > 20000, "short-line latency digits: %ld lines tried", tried);
 	}
-
-	CHECK(strcmp(lp_parse_status_text(LP_PARSE_OK), "ok") == 0, "status text ok");
-	CHECK(strcmp(lp_parse_status_text(LP_PARSE_TOO_FEW_FIELDS), "fewer than four fields") == 0,
-		  "status text too few");
-	CHECK(strstr(lp_parse_status_text(LP_PARSE_BAD_LATENCY), "non-negative integer") != NULL,
-		  "status text bad latency");
-	CHECK(strstr(lp_parse_status_text(LP_PARSE_LATENCY_RANGE), "out of range") != NULL,
-		  "status text range");
 }
 
 /* Routes are any run of non-blank bytes, UTF-8 included. */

@@ -21,7 +21,7 @@ test_state_basic(void)
 	CHECK_EQ_I(lp_state_add(st, "/\xc3\xa9", 3, 1), LP_OK, "add UTF-8 route");
 	CHECK_EQ_I(st->nroutes, 5, "nroutes");
 
-	r = lp_state_lookup(st, "/b", 2);
+	r = find_route(st, "/b", 2);
 	if (CHECK(r != NULL, "lookup /b"))
 	{
 		CHECK_EQ_U(r->hist.total, 3, "/b total");
@@ -30,9 +30,9 @@ test_state_basic(void)
 		CHECK(pairs[0].value == 3 && pairs[0].count == 1 &&
 			  pairs[1].value == 7 && pairs[1].count == 2, "/b sorted pairs");
 	}
-	CHECK(lp_state_lookup(st, "/c", 2) == NULL, "lookup absent");
-	CHECK(lp_state_lookup(st, "/", 1) == NULL, "lookup a prefix");
-	CHECK(lp_state_lookup(st, "/b\0", 3) == NULL, "lookup with a NUL");
+	CHECK(find_route(st, "/c", 2) == NULL, "lookup absent");
+	CHECK(find_route(st, "/", 1) == NULL, "lookup a prefix");
+	CHECK(find_route(st, "/b\0", 3) == NULL, "lookup with a NUL");
 	CHECK_EQ_U(route_total(st, ""), 1, "empty route total");
 	CHECK_EQ_U(route_total(st, "/b/"), 1, "max value route total");
 
@@ -85,7 +85,7 @@ test_state_overflow(void)
 	CHECK_EQ_I(lp_state_add(a, "/o", 2, 2), LP_EOVERFLOW, "existing value overflow");
 	CHECK_EQ_I(lp_state_add(a, "/o", 2, 3), LP_EOVERFLOW, "new value overflow");
 	CHECK_EQ_U(route_total(a, "/o"), INT64_MAX, "total unchanged");
-	CHECK_EQ_U(lp_state_lookup(a, "/o", 2)->hist.used, 2, "no value added");
+	CHECK_EQ_U(find_route(a, "/o", 2)->hist.used, 2, "no value added");
 	CHECK_EQ_I(lp_state_add(a, "/other", 6, 3), LP_OK, "other routes still fine");
 
 	CHECK_EQ_I(lp_state_add(b, "/o", 2, 1), LP_OK, "one more");
@@ -134,7 +134,7 @@ test_state_growth(void)
 		int			n = snprintf(key, sizeof(key), "/g/%d", i);
 		uint64_t	want = 0;
 
-		r = lp_state_lookup(st, key, (size_t) n);
+		r = find_route(st, key, (size_t) n);
 		if (!r)
 		{
 			if (bad++ < 5)
@@ -155,7 +155,7 @@ test_state_growth(void)
 					  (unsigned long long) pairs[j].count);
 	}
 	CHECK_EQ_I(bad, 0, "every grown route exact");
-	r = lp_state_lookup(st, "/big", 4);
+	r = find_route(st, "/big", 4);
 	if (CHECK(r != NULL, "big route"))
 	{
 		CHECK_EQ_U(r->hist.used, nbig, "big route distinct values");
@@ -215,7 +215,7 @@ test_state_keys(void)
 		lp_route   *r;
 
 		memset(k, 'a' + (int) i, sizes[i]);
-		r = lp_state_lookup(st, k, sizes[i]);
+		r = find_route(st, k, sizes[i]);
 		if (!r || r->keylen != sizes[i] || memcmp(r->key, k, sizes[i]) != 0 ||
 			r->hist.total != 1)
 			bad++;
@@ -404,7 +404,7 @@ test_state_pipelined(void)
 	for (i = 0; i < 40; i++)
 		bad += lp_state_add_pipelined(pip, "/max", 4, i) != LP_OK;
 	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush /max");
-	r = lp_state_lookup(pip, "/max", 4);
+	r = find_route(pip, "/max", 4);
 	if (CHECK(r != NULL && r->hist.dense_cap > 5, "pipelined: /max has a dense array"))
 	{
 		uint64_t	before = r->hist.total;
@@ -414,7 +414,7 @@ test_state_pipelined(void)
 			bad += lp_state_add_pipelined(pip, "/max", 4, 5) != LP_OK;
 		bad += lp_state_add_pipelined(pip, "/max", 4, 7) != LP_OK;
 		CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush past 2^32");
-		r = lp_state_lookup(pip, "/max", 4);
+		r = find_route(pip, "/max", 4);
 		CHECK(r && r->hist.total == before + UINT32_MAX - 3 + 5 && r->hist.dense_cap == 0,
 			  "pipelined: count past 2^32 - 1 kept exactly, array given up");
 		if (r)
@@ -468,7 +468,7 @@ test_state_check(void)
 	why = lp_state_check(st);
 	CHECK(why == NULL, "a generated state passes lp_state_check: %s", why ? why : "");
 
-	r = lp_state_lookup(st, "/dense", 6);
+	r = find_route(st, "/dense", 6);
 	if (!CHECK(r != NULL && r->hist.dense_cap > 0, "a route with a dense array"))
 		return;
 
