@@ -47,6 +47,12 @@ PROVE_TESTS = test/t/*.pl
 # set before PGXS, which tests it with ifdef
 EXTRA_CLEAN += logp95-$(EXTVERSION).zip tmp_check
 PG_CONFIG ?= pg_config
+# Against an assert-enabled PostgreSQL (pg_config.h defines
+# USE_ASSERT_CHECKING: --enable-cassert), the plain C units' LP_ASSERTs and
+# state checks are on too (src/lp_common.h); elsewhere they compile out.
+ifneq (,$(shell grep -s '^\#define USE_ASSERT_CHECKING 1' '$(shell $(PG_CONFIG) --includedir-server)/pg_config.h'))
+PG_CPPFLAGS += -DLP_ASSERTS
+endif
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 # after PGXS, whose Makefile.global empties it: where LogP95::TestLib lives

@@ -3,21 +3,6 @@
 
 #include <string.h>
 
-/* See lp_codec.h. */
-size_t
-lp_varint_put(uint8_t *p, uint64_t v)
-{
-	size_t		n = 0;
-
-	while (v >= 0x80)
-	{
-		p[n++] = (uint8_t) (v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t) v;
-	return n;
-}
-
 /* Bytes lp_varint_put would write. */
 static inline size_t
 lp_varint_len(uint64_t v)
@@ -29,6 +14,24 @@ lp_varint_len(uint64_t v)
 		v >>= 7;
 		n++;
 	}
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_varint_put(uint8_t *p, uint64_t v)
+{
+	size_t		n = 0;
+	uint64_t	x = v;
+
+	while (x >= 0x80)
+	{
+		p[n++] = (uint8_t) (x | 0x80);
+		x >>= 7;
+	}
+	p[n++] = (uint8_t) x;
+	/* lp_encode reserves lp_varint_len bytes for what this writes */
+	LP_ASSERT(n == lp_varint_len(v));
 	return n;
 }
 
@@ -89,6 +92,7 @@ lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len)
 	if (!(n = lp_varint_get(r->p, r->end, &r->nroutes)))
 		return LP_ECORRUPT;
 	r->p += n;
+	LP_ASSERT(r->p <= r->end);
 	/* every route takes at least four bytes: keylen, npairs, pairs_len, one pair */
 	if (r->nroutes > (uint64_t) (r->end - r->p) / 4)
 		return LP_ECORRUPT;
@@ -193,6 +197,8 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	r->prev = rv->key;
 	r->prevlen = rv->keylen;
 	r->left--;
+	/* every length was checked against what is left before it was skipped */
+	LP_ASSERT(r->p <= r->end && rv->pairs + rv->pairs_len == r->p);
 	return 1;
 }
 
@@ -219,12 +225,18 @@ lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
 {
 	uint64_t	d,
 				c;
+	size_t		nd,
+				nc;
 
 	if (it->left == 0)
 		return 0;
 	/* the view was checked by lp_reader_next, so these reads succeed */
-	it->p += lp_varint_get_fast(it->p, it->end, &d);
-	it->p += lp_varint_get_fast(it->p, it->end, &c);
+	nd = lp_varint_get_fast(it->p, it->end, &d);
+	it->p += nd;
+	nc = lp_varint_get_fast(it->p, it->end, &c);
+	it->p += nc;
+	LP_ASSERT(nd > 0 && nc > 0 && c > 0 && it->p <= it->end);
+	LP_ASSERT(it->left == 1 || it->p < it->end);	/* room for the pairs left */
 	it->value += (int64_t) d;	/* the first delta is the value itself */
 	it->left--;
 	*value = it->value;
@@ -272,8 +284,10 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 	lp_pair_iter it;
 	lp_hist_batch b;
 	int64_t		v;
-	uint64_t	c;
-	uint32_t	steps = 0;
+	uint64_t	c,
+				total;
+	uint32_t	steps = 0,
+				used;
 	int			rc;
 
 	/* size the route's histogram once for all its values, then add them */
@@ -287,6 +301,8 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 	rc = lp_state_route_batch(st, key, keylen, &b, &route);
 	if (rc != LP_OK)
 		return rc;
+	total = route->hist.total;
+	used = route->hist.used;
 	lp_pairs_begin(rv, &it);
 	while (lp_pairs_next(&it, &v, &c))
 	{
@@ -294,7 +310,12 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 		rc = lp_hist_add(&st->alloc, &route->hist, v, c);
 		if (rc != LP_OK)
 			return rc;
+		total += c;
 	}
+	/* every count arrived, and each of the view's values is in the route once */
+	LP_ASSERT(route->hist.total == total);
+	LP_ASSERT(route->hist.used >= used && route->hist.used >= b.n &&
+			  route->hist.used - used <= b.n);
 	return LP_OK;
 }
 
@@ -304,20 +325,24 @@ lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len)
 {
 	lp_reader	r;
 	lp_route_view rv;
-	int			rc;
+	int			rc,
+				more;
 	uint32_t	steps = 0;
 
-	lp_reader_init(&r, buf, len);
+	rc = lp_reader_init(&r, buf, len);
+	LP_ASSERT(rc == LP_OK);		/* lp_validate accepted it */
 	rc = lp_state_add_malformed(st, r.malformed);
 	if (rc != LP_OK)
 		return rc;
-	while (lp_reader_next_route(&r, &rv, 0) == 1)
+	while ((more = lp_reader_next_route(&r, &rv, 0)) == 1)
 	{
 		LP_CHECK_INTERRUPTS(steps);
 		rc = lp_decode_route(st, &rv, rv.key, rv.keylen);
 		if (rc != LP_OK)
 			return rc;
 	}
+	LP_ASSERT(more == 0 && r.p == r.end);	/* a clean end, every byte read */
+	LP_ASSERT_STATE(st);
 	return LP_OK;
 }
 
@@ -433,24 +458,37 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 	b.data[b.len++] = LP_CODEC_VERSION;
 	b.len += lp_varint_put(b.data + b.len, st->malformed);
 	b.len += lp_varint_put(b.data + b.len, st->nroutes);
+	LP_ASSERT(b.len <= b.cap);
 
 	for (i = 0; i < st->nroutes; i++)
 	{
 		const lp_route *r = routes[i];
 		uint32_t	j,
 					np = r->hist.used;
-		size_t		plen = 0;
+		size_t		plen = 0,
+					start;
 		int64_t		prev = 0;
+		uint64_t	total = 0;
 
 		LP_CHECK_INTERRUPTS(steps);
+		/* what the decoder accepts: keys strictly ascending without NUL, npairs >= 1 */
+		LP_ASSERT(i == 0 || lp_key_cmp(routes[i - 1]->key, routes[i - 1]->keylen,
+									   r->key, r->keylen) < 0);
+		LP_ASSERT(r->keylen == 0 || memchr(r->key, 0, r->keylen) == NULL);
+		LP_ASSERT(np >= 1);
 		lp_hist_sorted(&r->hist, pairs);
 		for (j = 0; j < np; j++)
 		{
 			LP_CHECK_INTERRUPTS(steps);
+			/* values strictly ascending from 0 on, counts >= 1 adding up to the total */
+			LP_ASSERT(pairs[j].value >= 0 && (j == 0 || pairs[j].value > prev));
+			LP_ASSERT(pairs[j].count >= 1);
+			total += pairs[j].count;
 			plen += lp_varint_len((uint64_t) (pairs[j].value - prev)) +
 				lp_varint_len(pairs[j].count);
 			prev = pairs[j].value;
 		}
+		LP_ASSERT(total == r->hist.total);
 		if (r->keylen > SIZE_MAX / 2 ||
 			(rc = lp_outbuf_reserve(&b, lp_varint_len(r->keylen) + r->keylen +
 									lp_varint_len(np) + lp_varint_len(plen) +
@@ -460,6 +498,7 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 				rc = LP_ETOOBIG;
 			goto done;
 		}
+		start = b.len;
 		b.len += lp_varint_put(b.data + b.len, r->keylen);
 		if (r->keylen)
 			memcpy(b.data + b.len, r->key, r->keylen);
@@ -473,6 +512,9 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 			b.len += lp_varint_put(b.data + b.len, pairs[j].count);
 			prev = pairs[j].value;
 		}
+		/* exactly the bytes reserved: the pairs took plen */
+		LP_ASSERT(b.len - start == lp_varint_len(r->keylen) + r->keylen + lp_varint_len(np) +
+				  lp_varint_len(plen) + plen && b.len <= b.cap);
 	}
 	/* the slack reserved for headers may overshoot the limit: check the real length */
 	if (b.len > max_len)
@@ -483,6 +525,8 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		*outlen = b.len - reserve;
 		b.data = NULL;
 		rc = LP_OK;
+		/* the decoder takes what the encoder writes (a walk, no allocation) */
+		LP_ASSERT(lp_validate(*out + reserve, *outlen) == LP_OK);
 	}
 
 done:

@@ -1,6 +1,11 @@
-/* src/lp_common.c -- the few variables the plain C units share (plain C) */
+/* src/lp_common.c -- the few variables and functions the plain C units share (plain C) */
 #include "lp_common.h"
 #include "lp_hash.h"
+
+#ifdef LP_ASSERTS
+#include <stdio.h>
+#include <stdlib.h>
+#endif
 
 /* See lp_common.h: set by the PostgreSQL glue, NULL elsewhere. */
 void		(*lp_interrupt_hook) (void) = NULL;
@@ -23,3 +28,14 @@ lp_hash_set_key(const uint64_t k[4])
 	for (i = 0; i < 4; i++)
 		lp_hash_key.k[i] = k[i];
 }
+
+#ifdef LP_ASSERTS
+/* See lp_common.h: the words of PostgreSQL's ExceptionalCondition. */
+void
+lp_assert_fail(const char *what, const char *file, int line)
+{
+	fprintf(stderr, "TRAP: failed %s, File: \"%s\", Line: %d\n", what, file, line);
+	fflush(stderr);
+	abort();
+}
+#endif

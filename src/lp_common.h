@@ -60,6 +60,35 @@ extern void (*lp_interrupt_hook) (void);
 			lp_interrupt_hook(); \
 	} while (0)
 
+/*
+ * Invariants of the plain C units.  LP_ASSERT(cond) checks cond where
+ * LP_ASSERTS is defined: the unit tests, the fuzzers and the sanitizer
+ * builds (their Makefiles pass -DLP_ASSERTS), and the extension built
+ * against a PostgreSQL configured with --enable-cassert (the Makefile adds
+ * it when pg_config.h defines USE_ASSERT_CHECKING).  A false cond calls
+ * lp_assert_fail, which writes "TRAP: failed LP_ASSERT(cond), File: ...,
+ * Line: ..." to stderr (the server log in a backend), as PostgreSQL's
+ * Assert does, and aborts.  Elsewhere LP_ASSERT compiles to nothing: cond
+ * is not evaluated (only its size is taken, so that variables read only
+ * by assertions still count as used), and so must have no side effects.
+ * For a whole state, see LP_ASSERT_STATE in lp_state.h.
+ */
+#if defined(__GNUC__)
+#define LP_NORETURN __attribute__((noreturn))
+#else
+#define LP_NORETURN
+#endif
+
+#ifdef LP_ASSERTS
+#define LP_ASSERT(cond) \
+	((cond) ? (void) 0 : lp_assert_fail("LP_ASSERT(" #cond ")", __FILE__, __LINE__))
+
+/* Report a failed invariant (`what`) and abort. */
+extern void lp_assert_fail(const char *what, const char *file, int line) LP_NORETURN;
+#else
+#define LP_ASSERT(cond) ((void) sizeof(!(cond)))
+#endif
+
 /* Inline even where the compiler would rather not: the per-row path. */
 #if defined(__GNUC__)
 #define LP_ALWAYS_INLINE inline __attribute__((always_inline))

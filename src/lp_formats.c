@@ -202,6 +202,7 @@ lp_route_template(const char *r, size_t n, int slash, int templates, char *buf)
 		return 0;
 	memcpy(o, copied, (size_t) (end - copied));
 	o += end - copied;
+	LP_ASSERT((size_t) (o - buf) <= LP_ROUTE_BUF_SIZE(n));	/* the caller's buffer */
 	return (size_t) (o - buf);
 }
 
@@ -251,6 +252,8 @@ lp_default_parse(const char *line, size_t len, const lp_format_def *fmt,
 	switch (st)
 	{
 		case LP_PARSE_OK:
+			LP_ASSERT(pl.route >= line && pl.route_len > 0 &&
+					  pl.route + pl.route_len <= line + len && pl.latency >= 0);
 			lp_route_finish(ctx, pl.route, pl.route_len, 0, out);
 			return LP_LINE_OK;
 		case LP_PARSE_TOO_FEW_FIELDS:
@@ -281,6 +284,9 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
 	switch (st)
 	{
 		case LP_C_OK:
+			/* a route, a latency, and the fields the format wants after the request */
+			LP_ASSERT(cl.route != NULL && cl.route_len > 0 && cl.latency >= 0 &&
+					  cl.tail_fields >= LP_C_MIN_TAIL_FIELDS);
 			lp_route_finish(ctx, cl.route, cl.route_len, cl.route_slash, out);
 			return LP_LINE_OK;
 		case LP_C_NO_TIME:
@@ -691,7 +697,6 @@ lp_combined_ts(const char *line, size_t len, lp_ts *out)
 	rq = lp_find_request_base(line, end, &lb);
 	if (!lp_find_time_base(line, lb, rq ? rq : end, &time, &time_len))
 	{
-		out->field = LP_TS_F_NONE;
 		out->text = NULL;
 		out->text_len = 0;
 		return LP_TS_MISSING;

@@ -187,6 +187,7 @@ lp_gen_default(lp_gen *g, int64_t i, char *buf)
 	n = snprintf(buf, LP_GEN_MAXLINE, "%04d-%02d-%02dT%02d:%02d:%02d %s %s %llu",
 				 t.year, t.month, t.day, t.hour, t.minute, t.second,
 				 method, route, (unsigned long long) lat);
+	LP_ASSERT(n >= 0 && n < LP_GEN_MAXLINE);	/* the whole line, not a cut one */
 	return n < 0 ? 0 : (size_t) n;
 }
 
@@ -319,6 +320,7 @@ lp_gen_combined(lp_gen *g, int64_t i, char *buf)
 		LP_GEN_PUT("%llu.%03llu", (unsigned long long) lat / 1000,
 				   (unsigned long long) lat % 1000);
 #undef LP_GEN_PUT
+	LP_ASSERT(p < buf + LP_GEN_MAXLINE);	/* room for the NUL: no line was cut */
 	return (size_t) (p - buf);
 }
 

@@ -1,6 +1,11 @@
 /* src/lp_hist.c -- one route's exact latency histogram (plain C) */
 #include "lp_hist.h"
 
+#ifdef LP_ASSERTS
+#include <stdarg.h>
+#include <stdio.h>
+#endif
+
 #include "lp_hash.h"
 
 /* Slots of a histogram's first value table (a power of two). */
@@ -35,6 +40,8 @@ lp_hist_slot_insert(lp_hist *h, int64_t value, uint64_t count)
 {
 	uint32_t	i = lp_hash_value(value) & h->mask;
 
+	LP_ASSERT(count > 0);		/* a count of 0 marks an empty slot */
+	LP_ASSERT(h->hused < h->mask + 1);	/* a free slot ends the probe */
 	while (h->slots[i].count)
 		i = (i + 1) & h->mask;
 	h->slots[i].value = value;
@@ -49,9 +56,12 @@ lp_hist_resize(const lp_allocator *a, lp_hist *h, uint32_t newcap)
 	uint32_t	oldcap = h->slots ? h->mask + 1 : 0;
 	lp_pair    *old = h->slots;
 	lp_pair    *ns;
+	uint32_t	oldhused = h->hused;
 	uint32_t	i,
 				steps = 0;
 
+	LP_ASSERT(newcap >= LP_HIST_INIT && newcap <= LP_MAX_CAPACITY && (newcap & (newcap - 1)) == 0);
+	LP_ASSERT((uint64_t) oldhused * 4 <= (uint64_t) newcap * 3);
 	ns = lp_zalloc(a, (size_t) newcap * sizeof(lp_pair));
 	if (!ns)
 		return LP_ENOMEM;
@@ -73,6 +83,7 @@ lp_hist_resize(const lp_allocator *a, lp_hist *h, uint32_t newcap)
 	}
 	if (old)
 		a->free(a->ctx, old);
+	LP_ASSERT(h->hused == oldhused);	/* every value moved, none twice */
 	return LP_OK;
 }
 
@@ -98,6 +109,7 @@ lp_hist_dense_off(const lp_allocator *a, lp_hist *h)
 {
 	uint32_t	i,
 				n = 0;
+	uint32_t	used = h->used;
 	int			rc;
 
 	for (i = 0; i < h->dense_cap; i++)
@@ -114,6 +126,7 @@ lp_hist_dense_off(const lp_allocator *a, lp_hist *h)
 		a->free(a->ctx, h->dense);
 	h->dense = lp_dense_off;
 	h->dense_cap = 0;
+	LP_ASSERT(h->hused == used && h->used == used);	/* every value in the table now */
 	return LP_OK;
 }
 
@@ -129,9 +142,14 @@ lp_hist_dense_grow(const lp_allocator *a, lp_hist *h, uint32_t cap)
 	uint32_t   *nd;
 	lp_pair    *ns;
 	lp_pair    *old = h->slots;
+	uint32_t	used = h->used;
+	uint64_t	total = h->total;
 	uint32_t	i,
 				steps = 0;
 
+	LP_ASSERT(cap > h->dense_cap && cap >= LP_DENSE_MIN && cap <= LP_DENSE_MAX &&
+			  (cap & (cap - 1)) == 0);
+	LP_ASSERT(h->dense != lp_dense_off);
 	/* interrupts only while nothing has changed (the move below is not resumable) */
 	for (i = 0; i < slotcap; i++)
 	{
@@ -168,6 +186,17 @@ lp_hist_dense_grow(const lp_allocator *a, lp_hist *h, uint32_t cap)
 			lp_hist_slot_insert(h, old[i].value, old[i].count);
 	}
 	a->free(a->ctx, old);
+	/* the values moved, none lost, none added: `used` and `total` stand */
+#ifdef LP_ASSERTS
+	{
+		uint32_t	n = 0;
+
+		for (i = 0; i < cap; i++)
+			n += nd[i] != 0;
+		LP_ASSERT(n + h->hused == used);
+	}
+#endif
+	LP_ASSERT(h->used == used && h->total == total);
 	return LP_OK;
 }
 
@@ -189,6 +218,7 @@ lp_hist_add_slow(const lp_allocator *a, lp_hist *h, int64_t value, uint64_t coun
 		cap = h->dense_cap ? h->dense_cap : LP_DENSE_MIN;
 		while (cap <= (uint64_t) value)
 			cap *= 2;
+		LP_ASSERT(cap <= LP_DENSE_MAX);
 	}
 
 	/*
@@ -262,6 +292,7 @@ lp_hist_add(const lp_allocator *a, lp_hist *h, int64_t value, uint64_t count)
 		uint32_t   *d = &h->dense[value];
 		int			rc;
 
+		LP_ASSERT(h->dense != NULL && h->dense != lp_dense_off);
 		if (count <= (uint64_t) (UINT32_MAX - *d))
 		{
 			h->used += (*d == 0);
@@ -316,8 +347,10 @@ lp_hist_reserve(const lp_allocator *a, lp_hist *h, const lp_hist_batch *b)
 	slotcap = h->mask + 1;
 	while (need * 4 > (uint64_t) slotcap * 3)
 		slotcap *= 2;
-	if (slotcap > h->mask + 1)
-		return lp_hist_resize(a, h, slotcap);
+	if (slotcap > h->mask + 1 && (rc = lp_hist_resize(a, h, slotcap)) != LP_OK)
+		return rc;
+	/* the batch's values past the array fit without growing the table */
+	LP_ASSERT(need * 4 <= (uint64_t) (h->mask + 1) * 3);
 	return LP_OK;
 }
 
@@ -338,6 +371,7 @@ lp_hist_batch_of(const lp_hist *h, lp_hist_batch *b)
 		if (h->slots[j].count)
 			lp_hist_batch_note(b, h->slots[j].value);
 	}
+	LP_ASSERT(b->n == h->used);
 }
 
 /* See lp_hist.h. */
@@ -345,8 +379,10 @@ int
 lp_hist_merge(const lp_allocator *a, lp_hist *dst, const lp_hist *src, uint32_t *steps)
 {
 	uint32_t	j;
+	uint64_t	total = dst->total;
 	int			rc;
 
+	LP_ASSERT(src != dst);		/* the loops would read what they add */
 	if (src->total > (uint64_t) INT64_MAX - dst->total)
 		return LP_EOVERFLOW;
 	for (j = 0; j < src->dense_cap; j++)
@@ -374,6 +410,7 @@ lp_hist_merge(const lp_allocator *a, lp_hist *dst, const lp_hist *src, uint32_t 
 		if (p->count && (rc = lp_hist_add(a, dst, p->value, p->count)) != LP_OK)
 			return rc;
 	}
+	LP_ASSERT(dst->total == total + src->total);	/* every count arrived */
 	return LP_OK;
 }
 
@@ -418,5 +455,112 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 		if (h->slots[i].count)
 			out[n++] = h->slots[i];
 	}
+	LP_ASSERT(n == h->used);	/* every distinct value, once */
+	/* the table's values all lie past the array's, so sorting them sorts all */
+	LP_ASSERT(ndense == 0 || n == ndense || out[ndense].value >= (int64_t) h->dense_cap);
 	lp_pairs_sort_values(out + ndense, n - ndense, -1);
 }
+
+#ifdef LP_ASSERTS
+/* Write a sentence to msg[0..cap) and return msg. */
+static const char *
+lp_hist_say(char *msg, size_t cap, const char *fmt,...) __attribute__((format(printf, 3, 4)));
+
+static const char *
+lp_hist_say(char *msg, size_t cap, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, cap, fmt, ap);
+	va_end(ap);
+	return msg;
+}
+
+/* See lp_hist.h. */
+const char *
+lp_hist_check(const lp_hist *h, char *msg, size_t cap)
+{
+	uint64_t	total = 0,
+				ndense = 0,
+				nslots = 0;
+	uint32_t	i;
+
+	/* the dense array: none, given up, or a power of two in [LP_DENSE_MIN, LP_DENSE_MAX] */
+	if (h->dense == NULL || h->dense == lp_dense_off)
+	{
+		if (h->dense_cap != 0)
+			return lp_hist_say(msg, cap, "dense_cap %u without a dense array", h->dense_cap);
+	}
+	else if (h->dense_cap < LP_DENSE_MIN || h->dense_cap > LP_DENSE_MAX ||
+			 (h->dense_cap & (h->dense_cap - 1)) != 0)
+		return lp_hist_say(msg, cap, "dense_cap %u is not a power of two from %d to %d",
+						   h->dense_cap, LP_DENSE_MIN, LP_DENSE_MAX);
+	for (i = 0; i < h->dense_cap; i++)
+	{
+		ndense += h->dense[i] != 0;
+		total += h->dense[i];
+	}
+
+	/* the slot table: a power of two, at most 3/4 full, every value where a probe finds it */
+	if (!h->slots)
+	{
+		if (h->hused != 0)
+			return lp_hist_say(msg, cap, "hused %u without a slot table", h->hused);
+	}
+	else
+	{
+		uint64_t	slotcap = (uint64_t) h->mask + 1;
+
+		if ((slotcap & (slotcap - 1)) != 0 || slotcap < LP_HIST_INIT || slotcap > LP_MAX_CAPACITY)
+			return lp_hist_say(msg, cap, "slot capacity %llu is not a power of two from %d to 2^30",
+							   (unsigned long long) slotcap, LP_HIST_INIT);
+		for (i = 0; i <= h->mask; i++)
+		{
+			const lp_pair *p = &h->slots[i];
+			uint32_t	j;
+
+			if (p->count == 0)
+				continue;
+			nslots++;
+			if (p->value < 0)
+				return lp_hist_say(msg, cap, "negative value %lld in slot %u",
+								   (long long) p->value, i);
+			if ((uint64_t) p->value < h->dense_cap)
+				return lp_hist_say(msg, cap, "value %lld in slot %u belongs in the dense array of %u",
+								   (long long) p->value, i, h->dense_cap);
+			if (p->count > (uint64_t) INT64_MAX - total)
+				return lp_hist_say(msg, cap, "the counts add up past INT64_MAX at value %lld",
+								   (long long) p->value);
+			total += p->count;
+			for (j = lp_hash_value(p->value) & h->mask; j != i; j = (j + 1) & h->mask)
+			{
+				if (h->slots[j].count == 0)
+					return lp_hist_say(msg, cap, "value %lld in slot %u: an empty slot %u on its probe",
+									   (long long) p->value, i, j);
+				if (h->slots[j].value == p->value)
+					return lp_hist_say(msg, cap, "value %lld in slots %u and %u",
+									   (long long) p->value, j, i);
+			}
+		}
+		if (nslots != h->hused)
+			return lp_hist_say(msg, cap, "hused %u but %llu values in the slot table",
+							   h->hused, (unsigned long long) nslots);
+		if (nslots * 4 > slotcap * 3)
+			return lp_hist_say(msg, cap, "slot table of %llu more than 3/4 full (%llu values)",
+							   (unsigned long long) slotcap, (unsigned long long) nslots);
+	}
+
+	/* used and total are what the counts say */
+	if (ndense + nslots != h->used)
+		return lp_hist_say(msg, cap, "used %u but %llu distinct values (%llu dense, %llu in slots)",
+						   h->used, (unsigned long long) (ndense + nslots),
+						   (unsigned long long) ndense, (unsigned long long) nslots);
+	if (total != h->total)
+		return lp_hist_say(msg, cap, "total %llu but the counts add up to %llu",
+						   (unsigned long long) h->total, (unsigned long long) total);
+	if (h->total > (uint64_t) INT64_MAX)
+		return lp_hist_say(msg, cap, "total %llu past INT64_MAX", (unsigned long long) h->total);
+	return NULL;
+}
+#endif

@@ -111,6 +111,17 @@ extern int	lp_hist_merge(const lp_allocator *a, lp_hist *dst, const lp_hist *src
  */
 extern void lp_hist_sorted(const lp_hist *h, lp_pair *out);
 
+#ifdef LP_ASSERTS
+/*
+ * Check every invariant of a histogram (the dense array's size and counts,
+ * the slot table's size, load, probe chains and distinct values, `used`
+ * and `total` against the counts themselves): NULL when all hold, else a
+ * sentence about the first that does not, written to msg[0..cap).  For
+ * lp_state_check; only in LP_ASSERTS builds (lp_common.h).
+ */
+extern const char *lp_hist_check(const lp_hist *h, char *msg, size_t cap);
+#endif
+
 /* One more occurrence of `value` in h: inline while its dense slot takes it. */
 static LP_ALWAYS_INLINE int
 lp_hist_add_one(const lp_allocator *a, lp_hist *h, int64_t value)

@@ -273,6 +273,9 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK)
 #endif
 		{
+			/* the fields the bit arithmetic found lie in order inside the line */
+			LP_ASSERT(line < route && route < route_end && route_end < lat &&
+					  lat < lat_end && lat_end <= end);
 			out->route = route;
 			out->route_len = (size_t) (route_end - route);
 			out->nfields = 4;
@@ -284,22 +287,4 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 	}
 #endif
 	return lp_parse_line_generic(line, end, out);
-}
-
-/* See lp_parse.h. */
-const char *
-lp_parse_status_text(lp_parse_status st)
-{
-	switch (st)
-	{
-		case LP_PARSE_OK:
-			return "ok";
-		case LP_PARSE_TOO_FEW_FIELDS:
-			return "fewer than four fields";
-		case LP_PARSE_BAD_LATENCY:
-			return "latency is not a non-negative integer";
-		case LP_PARSE_LATENCY_RANGE:
-			return "latency is out of range for type bigint";
-	}
-	return "unknown error";
 }

@@ -41,7 +41,4 @@ extern lp_parse_status lp_parse_line(const char *line, size_t len, lp_line *out)
  */
 extern lp_parse_status lp_parse_uint63(const char *s, size_t len, int64_t *out);
 
-/* A short English description of a status, for error messages. */
-extern const char *lp_parse_status_text(lp_parse_status st);
-
 #endif							/* LP_PARSE_H */

@@ -15,6 +15,7 @@ lp_rank_clamp(uint64_t n, uint64_t floor_nf)
 uint64_t
 lp_rank_pct(uint64_t n, unsigned k)
 {
+	LP_ASSERT(k <= 100);
 	/* floor(n*k/100) without overflow, exact for any n */
 	return lp_rank_clamp(n, (n / 100) * k + ((n % 100) * k) / 100);
 }
@@ -45,6 +46,11 @@ lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks, int64_t *values, i
 	int			k = 0;
 
 	/* ranks are ascending; each is < rv->total */
+#ifdef LP_ASSERTS
+	for (k = 0; k < n; k++)
+		LP_ASSERT(ranks[k] < rv->total && (k == 0 || ranks[k - 1] <= ranks[k]));
+	k = 0;
+#endif
 	lp_pairs_begin(rv, &it);
 	while (k < n && lp_pairs_next(&it, &v, &c))
 	{
@@ -52,6 +58,7 @@ lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks, int64_t *values, i
 		while (k < n && ranks[k] < seen)
 			values[k++] = v;
 	}
+	LP_ASSERT(k == n);			/* every rank lies inside the route's requests */
 	while (k < n)
 		values[k++] = v;
 }

@@ -26,4 +26,8 @@ lp_pairs_sort_values(lp_pair *p, size_t n, int depth_limit)
 			depth_limit += 2;
 	}
 	lp_pairs_sort(p, n, depth_limit, &steps);
+#ifdef LP_ASSERTS
+	for (m = 1; m < n; m++)
+		LP_ASSERT(p[m - 1].value < p[m].value);	/* sorted, and the values were distinct */
+#endif
 }

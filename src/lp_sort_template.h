@@ -1,13 +1,15 @@
 /*
  * src/lp_sort_template.h -- an introsort, instantiated per element type (plain C)
  *
- * In the spirit of PostgreSQL's lib/sort_template.h, but our own: the plain
- * C units include no PostgreSQL header (sort_template.h needs c.h and
- * elog), so unit tests and fuzzers link them alone; and the loops call the
- * interrupt hook, which that template has no place for.  The comparison is
- * inline either way (qsort's indirect calls and merge buffer cost more than
- * the sort itself here; glibc's qsort also takes a malloc'd buffer that an
- * interrupt, a longjmp out of the comparison, would leak).
+ * In the spirit of PostgreSQL's lib/sort_template.h, but our own because
+ * that template needs c.h (CppConcat, Min, pg_noinline), and the plain C
+ * units include no PostgreSQL header, so that unit tests and fuzzers link
+ * them alone.  (Interrupts are no reason: sort_template.h has
+ * ST_CHECK_FOR_INTERRUPTS; here the loops call LP_CHECK_INTERRUPTS.)
+ * The comparison is inline either way (qsort's indirect calls and merge
+ * buffer cost more than the sort itself here; glibc's qsort also takes a
+ * malloc'd buffer that an interrupt, a longjmp out of the comparison,
+ * would leak).
  *
  * Define before including (the header undefines them again):
  *
@@ -157,6 +159,8 @@ LP_SORT_NAME(sort) (LP_SORT_ELEM *p, size_t n, int depth, uint32_t *steps)
 				i++;
 			while (LP_SORT_LT(pivot, p[j]))
 				j--;
+			/* the median of three stops both scans inside the run (a strict order) */
+			LP_ASSERT(i < n && j < n);
 			if (i >= j)
 				break;
 			LP_SORT_SWAP(p, i, j, t);

@@ -1,6 +1,11 @@
 /* src/lp_state.c -- the aggregate state: a table of routes and their histograms (plain C) */
 #include "lp_state.h"
 
+#ifdef LP_ASSERTS
+#include <stdarg.h>
+#include <stdio.h>
+#endif
+
 
 /*
  * The route table is hand-written open addressing rather than PostgreSQL's
@@ -121,6 +126,7 @@ lp_routes_grow(lp_state *st)
 	uint32_t	newcap = oldcap * 2;
 	lp_route   *nr;
 	uint32_t	i,
+				moved = 0,
 				steps = 0;
 
 	if (oldcap >= LP_MAX_CAPACITY)
@@ -147,18 +153,13 @@ lp_routes_grow(lp_state *st)
 		while (nr[j].key)
 			j = (j + 1) & (newcap - 1);
 		nr[j] = *r;
+		moved++;
 	}
+	LP_ASSERT(moved == st->nroutes);	/* every route moved, none twice */
 	st->alloc.free(st->alloc.ctx, st->routes);
 	st->routes = nr;
 	st->mask = newcap - 1;
 	return LP_OK;
-}
-
-/* See lp_state.h. */
-lp_route *
-lp_state_lookup(const lp_state *st, const char *key, size_t keylen)
-{
-	return lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
 }
 
 /* lp_state_route, and lp_state_route_batch when `b` is not NULL. */
@@ -212,6 +213,7 @@ lp_state_route_sized(lp_state *st, const char *key, size_t keylen,
 			i = (i + 1) & st->mask;
 		r = &st->routes[i];
 	}
+	LP_ASSERT(r->key == NULL);	/* an empty slot, the end of the probe */
 	r->key = lp_copy_key(st, key, keylen);
 	if (!r->key)
 	{
@@ -222,6 +224,7 @@ lp_state_route_sized(lp_state *st, const char *key, size_t keylen,
 	r->keylen = keylen;
 	r->hist = hist;
 	st->nroutes++;
+	LP_ASSERT((uint64_t) st->nroutes * 2 <= (uint64_t) st->mask + 1);	/* load <= 1/2 */
 	*out = r;
 	return LP_OK;
 }
@@ -284,6 +287,9 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 				steps = 0;
 	int			rc;
 
+	/* the preconditions of lp_state.h: nothing pending in src, nothing deferred in dst */
+	LP_ASSERT(src != dst);
+	LP_ASSERT(src->pend == NULL && dst->deferred == NULL);
 	rc = lp_state_add_malformed(dst, src->malformed);
 	if (rc != LP_OK)
 		return rc;
@@ -303,6 +309,7 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 		if (rc != LP_OK)
 			return rc;
 	}
+	LP_ASSERT_STATE(dst);
 	return LP_OK;
 }
 
@@ -343,7 +350,142 @@ lp_state_sorted_routes(const lp_state *st, const lp_route **out)
 		if (st->routes[i].key)
 			out[n++] = &st->routes[i];
 	}
+	LP_ASSERT(n == st->nroutes);
 	for (i = n; i >>= 1;)
 		depth += 2;
 	lp_routes_sort(out, n, depth, &steps);
+#ifdef LP_ASSERTS
+	/* sorted and unique: the order of the encoding */
+	for (i = 1; i < n; i++)
+		LP_ASSERT(lp_route_cmp(out[i - 1], out[i]) < 0);
+#endif
 }
+
+#ifdef LP_ASSERTS
+/* Write a sentence to lp_check_msg and return it. */
+static char lp_check_msg[512];
+
+static const char *
+lp_check_say(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+
+static const char *
+lp_check_say(const char *fmt,...)
+{
+	va_list		ap;
+	int			n = snprintf(lp_check_msg, sizeof(lp_check_msg), "lp_state_check: ");
+
+	va_start(ap, fmt);
+	vsnprintf(lp_check_msg + n, sizeof(lp_check_msg) - n, fmt, ap);
+	va_end(ap);
+	return lp_check_msg;
+}
+
+/* A route's key for a message: its first 40 bytes, non-printable ones as \xNN. */
+static const char *
+lp_check_key(const char *key, size_t keylen, char *buf, size_t cap)
+{
+	size_t		i,
+				o = 0;
+
+	buf[o++] = '"';
+	for (i = 0; i < keylen && i < 40 && o + 6 < cap; i++)
+	{
+		unsigned char c = (unsigned char) key[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			o += (size_t) snprintf(buf + o, cap - o, "\\x%02x", c);
+		else
+			buf[o++] = (char) c;
+	}
+	snprintf(buf + o, cap - o, i < keylen ? "...\"" : "\"");
+	return buf;
+}
+
+/* See lp_state.h. */
+const char *
+lp_state_check(const lp_state *st)
+{
+	uint64_t	cap = (uint64_t) st->mask + 1;
+	uint64_t	n = 0,
+				keybytes = 0,
+				arena = 0;
+	int			pend_found = 0;
+	uint32_t	i;
+	const lp_block *b;
+	char		hmsg[256],
+				kbuf[256];
+
+	/* the route table: a power of two, at most half full, nroutes routes */
+	if (!st->routes)
+		return lp_check_say("no route table");
+	if ((cap & (cap - 1)) != 0 || cap > LP_MAX_CAPACITY)
+		return lp_check_say("route capacity %llu is not a power of two up to 2^30",
+							(unsigned long long) cap);
+	if ((uint64_t) st->nroutes * 2 > cap)
+		return lp_check_say("%u routes in %llu slots: more than half full",
+							st->nroutes, (unsigned long long) cap);
+	if (st->malformed > (uint64_t) INT64_MAX)
+		return lp_check_say("malformed count %llu past INT64_MAX",
+							(unsigned long long) st->malformed);
+	for (i = 0; i <= st->mask; i++)
+	{
+		const lp_route *r = &st->routes[i];
+		const char *why;
+		uint32_t	j;
+
+		if (!r->key)
+			continue;
+		n++;
+		keybytes += r->keylen;
+		/* the hash of its key, found from its home slot, the only route with that key */
+		if (r->hash != lp_hash_bytes(r->key, r->keylen))
+			return lp_check_say("route %s: its hash is not the hash of its key",
+								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)));
+		for (j = (uint32_t) r->hash & st->mask; j != i; j = (j + 1) & st->mask)
+		{
+			const lp_route *o = &st->routes[j];
+
+			if (!o->key)
+				return lp_check_say("route %s in slot %u: an empty slot %u on its probe",
+									lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)), i, j);
+			if (o->hash == r->hash && o->keylen == r->keylen &&
+				memcmp(o->key, r->key, r->keylen) == 0)
+				return lp_check_say("route %s in slots %u and %u",
+									lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)), j, i);
+		}
+		/* its histogram: made when the route was, holding at least one value */
+		if (!r->hist.slots)
+			return lp_check_say("route %s has no slot table",
+								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)));
+		if ((why = lp_hist_check(&r->hist, hmsg, sizeof(hmsg))) != NULL)
+			return lp_check_say("route %s: %s",
+								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)), why);
+		if (r->hist.total == 0)
+			return lp_check_say("route %s has no requests",
+								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)));
+		pend_found |= st->pend == &r->hist;
+	}
+	if (n != st->nroutes)
+		return lp_check_say("nroutes %u but %llu routes in the table",
+							st->nroutes, (unsigned long long) n);
+
+	/* the row lp_state_add_pipelined left pending: a route's, inside its array */
+	if (st->pend && !pend_found)
+		return lp_check_say("the pending row points at no route's histogram");
+	if (st->pend && (uint64_t) st->pend_value >= st->pend->dense_cap)
+		return lp_check_say("the pending value %lld is outside its dense array of %u",
+							(long long) st->pend_value, st->pend->dense_cap);
+
+	/* the key arena: no block overfull, every key byte in a block */
+	for (b = st->blocks; b; b = b->next)
+	{
+		if (b->used > b->size)
+			return lp_check_say("a key block holds %zu bytes in %zu", b->used, b->size);
+		arena += b->used;
+	}
+	if (keybytes > arena)
+		return lp_check_say("%llu bytes of keys but %llu in the key blocks",
+							(unsigned long long) keybytes, (unsigned long long) arena);
+	return NULL;
+}
+#endif

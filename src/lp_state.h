@@ -53,9 +53,6 @@ extern void lp_state_free(lp_state *st);
  */
 extern int	lp_state_route(lp_state *st, const char *key, size_t keylen, lp_route **out);
 
-/* Find a route without creating it; NULL when absent. */
-extern lp_route *lp_state_lookup(const lp_state *st, const char *key, size_t keylen);
-
 /*
  * lp_state_route, with the route's histogram sized for batch `b` (a new
  * route gets its arrays before it is inserted, so running out of memory
@@ -73,9 +70,9 @@ extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
 /*
  * Add every route and count of `src` into `dst` (exact union of
  * multisets).  `src` must have no pending pipelined row (lp_state_flush);
- * nor may the state given to lp_encode, lp_state_lookup or
- * lp_state_sorted_routes.  Neither may have a deferred encoding
- * (lp_partial.h merges those).
+ * nor may the state given to lp_encode, lp_route_find or
+ * lp_state_sorted_routes.  `dst` may not have a deferred encoding, and
+ * one of `src` is left out (lp_partial.h merges those).
  */
 extern int	lp_state_merge(lp_state *dst, const lp_state *src);
 
@@ -87,6 +84,33 @@ extern void lp_state_sorted_routes(const lp_state *st, const lp_route **out);
 
 /* memcmp order of two byte strings, a prefix first. */
 extern int	lp_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
+
+#ifdef LP_ASSERTS
+/*
+ * Check every invariant of a state, like tdigest's AssertCheckTDigestAggState:
+ * the route table's size, load and count, every route's hash, probe chain
+ * and key (no two routes with one key), every histogram (lp_hist_check:
+ * counts, distinct values, totals), the pending row and the key arena.
+ * NULL when all hold, else a sentence about the first that does not (in a
+ * static buffer).  Only in LP_ASSERTS builds (lp_common.h), where
+ * LP_ASSERT_STATE runs it after every merge and decode.
+ */
+extern const char *lp_state_check(const lp_state *st);
+
+/* Abort, as a failed LP_ASSERT does, when lp_state_check finds a broken invariant. */
+static inline void
+lp_assert_state(const lp_state *st, const char *file, int line)
+{
+	const char *why = lp_state_check(st);
+
+	if (why)
+		lp_assert_fail(why, file, line);
+}
+
+#define LP_ASSERT_STATE(st) lp_assert_state((st), __FILE__, __LINE__)
+#else
+#define LP_ASSERT_STATE(st) ((void) 0)
+#endif
 
 /*
  * Equality of two byte strings of the same length, without a library call.
@@ -189,6 +213,8 @@ lp_state_flush(lp_state *st)
 
 	if (!h)
 		return LP_OK;
+	/* lp_state_add_pipelined keeps only a row its array takes */
+	LP_ASSERT((uint64_t) st->pend_value < h->dense_cap);
 	st->pend = NULL;
 	return lp_hist_add_one(&st->alloc, h, st->pend_value);
 }

@@ -47,7 +47,11 @@ lp_view_fractions(const lp_route_view *rv, const lp_fraction *fs, int n,
 
 	/* floor(n*f) never decreases as f grows: sorted fractions, sorted ranks */
 	for (k = 0; k < n; k++)
+	{
+		LP_ASSERT(k == 0 || fs[k - 1].f <= fs[k].f);	/* lp_fractions_sort */
 		ranks[k] = lp_rank_fraction(rv->total, fs[k].f);
+		LP_ASSERT(ranks[k] < rv->total && (k == 0 || ranks[k - 1] <= ranks[k]));
+	}
 	k = 0;
 	lp_pairs_begin(rv, &it);
 	while (k < n && lp_pairs_next(&it, &v, &c))
@@ -57,6 +61,7 @@ lp_view_fractions(const lp_route_view *rv, const lp_fraction *fs, int n,
 		while (k < n && ranks[k] < seen)
 			out[fs[k++].pos] = v;
 	}
+	LP_ASSERT(k == n);
 	while (k < n)
 		out[fs[k++].pos] = v;
 }
@@ -104,6 +109,8 @@ lp_view_summary(const lp_route_view *rv, lp_summary *s)
 		s->total += c;
 		s->sum += (unsigned __int128) (uint64_t) v * c;
 	}
+	/* the walk saw every request lp_reader_next counted */
+	LP_ASSERT(s->total == rv->total && s->min <= s->max);
 }
 
 /* See lp_stats.h. */
@@ -143,6 +150,7 @@ lp_view_buckets(const lp_route_view *rv, const int64_t *bounds, int n, uint64_t 
 	uint32_t	steps = 0;
 	int			b = 0;
 
+	LP_ASSERT(lp_bounds_bad(bounds, n) < 0);	/* strictly ascending bounds */
 	memset(counts, 0, sizeof(uint64_t) * ((size_t) n + 1));
 	lp_pairs_begin(rv, &it);
 	while (lp_pairs_next(&it, &v, &c))
@@ -185,5 +193,7 @@ lp_state_fold(lp_state *dst, const char *key, size_t keylen,
 				return rc;
 		}
 	}
+	if (rc == 0)
+		LP_ASSERT_STATE(dst);
 	return rc;
 }

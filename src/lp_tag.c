@@ -78,6 +78,7 @@ lp_tag_binary_len(size_t namelen)
 void
 lp_tag_binary_put(uint8_t *out, const char *name, size_t namelen)
 {
+	LP_ASSERT(lp_tag_name_ok(name, namelen));	/* its length fits the byte */
 	out[0] = LP_TAG_BINARY;
 	out[1] = (uint8_t) namelen;
 	memcpy(out + 2, name, namelen);

@@ -50,14 +50,6 @@ lp_expect(lp_cur *c, char ch)
 	return 0;
 }
 
-/* Record an error in out and return its status. */
-static lp_ts_status
-lp_fail(lp_ts *out, lp_ts_status st, lp_ts_field f)
-{
-	out->field = f;
-	return st;
-}
-
 /* See lp_ts.h. */
 int
 lp_ts_days_in_month(int year, int month)
@@ -76,17 +68,17 @@ static lp_ts_status
 lp_check_ranges(lp_ts *out)
 {
 	if (out->year < 1)
-		return lp_fail(out, LP_TS_RANGE, LP_TS_F_YEAR);
+		return LP_TS_RANGE;
 	if (out->month < 1 || out->month > 12)
-		return lp_fail(out, LP_TS_RANGE, LP_TS_F_MONTH);
+		return LP_TS_RANGE;
 	if (out->day < 1 || out->day > lp_ts_days_in_month(out->year, out->month))
-		return lp_fail(out, LP_TS_RANGE, LP_TS_F_DAY);
+		return LP_TS_RANGE;
 	if (out->hour > 23)
-		return lp_fail(out, LP_TS_RANGE, LP_TS_F_HOUR);
+		return LP_TS_RANGE;
 	if (out->minute > 59)
-		return lp_fail(out, LP_TS_RANGE, LP_TS_F_MINUTE);
+		return LP_TS_RANGE;
 	if (out->second > 59)
-		return lp_fail(out, LP_TS_RANGE, LP_TS_F_SECOND);
+		return LP_TS_RANGE;
 	return LP_TS_OK;
 }
 
@@ -106,17 +98,17 @@ lp_offset(lp_cur *c, lp_ts *out)
 	else if (lp_expect(c, '-'))
 		sign = -1;
 	else
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+		return LP_TS_SYNTAX;
 	if (!lp_digits(c, 2, &hh))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+		return LP_TS_SYNTAX;
 	if (c->p < c->end)
 	{
 		lp_expect(c, ':');
 		if (!lp_digits(c, 2, &mm))
-			return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+			return LP_TS_SYNTAX;
 	}
 	if (hh > LP_TS_MAX_OFFSET_HOUR || mm > 59)
-		return lp_fail(out, LP_TS_RANGE, LP_TS_F_OFFSET);
+		return LP_TS_RANGE;
 	out->offset_sec = sign * (hh * 3600 + mm * 60);
 	return LP_TS_OK;
 }
@@ -132,7 +124,6 @@ lp_ts_begin(lp_ts *out, lp_cur *c, const char *s, size_t len)
 	out->hour = out->minute = out->second = 0;
 	out->usec = 0;
 	out->offset_sec = 0;
-	out->field = LP_TS_F_NONE;
 	out->text = s;
 	out->text_len = len;
 	c->p = s;
@@ -145,20 +136,25 @@ static lp_ts_status
 lp_ts_finish(lp_cur *c, lp_ts *out)
 {
 	if (c->p < c->end)
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_END);
+		return LP_TS_SYNTAX;
+	/* what lp_check_ranges does not check: the rounded fraction, the offset read */
+	LP_ASSERT(out->usec >= 0 && out->usec <= 1000000);
+	LP_ASSERT(out->offset_sec % 60 == 0 &&
+			  out->offset_sec >= -(LP_TS_MAX_OFFSET_HOUR * 3600 + 59 * 60) &&
+			  out->offset_sec <= LP_TS_MAX_OFFSET_HOUR * 3600 + 59 * 60);
 	return lp_check_ranges(out);
 }
 
-/* "<lead>HH:MM:SS", the time of day both forms share; LP_TS_OK or the failing field. */
+/* "<lead>HH:MM:SS", the time of day both forms share; LP_TS_OK or LP_TS_SYNTAX. */
 static lp_ts_status
 lp_time_of_day(lp_cur *c, char lead, lp_ts *out)
 {
 	if (!lp_expect(c, lead) || !lp_digits(c, 2, &out->hour))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_HOUR);
+		return LP_TS_SYNTAX;
 	if (!lp_expect(c, ':') || !lp_digits(c, 2, &out->minute))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MINUTE);
+		return LP_TS_SYNTAX;
 	if (!lp_expect(c, ':') || !lp_digits(c, 2, &out->second))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_SECOND);
+		return LP_TS_SYNTAX;
 	return LP_TS_OK;
 }
 
@@ -172,11 +168,11 @@ lp_ts_parse_iso(const char *s, size_t len, lp_ts *out)
 	if (st != LP_TS_OK)
 		return st;
 	if (!lp_digits(&c, 4, &out->year))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_YEAR);
+		return LP_TS_SYNTAX;
 	if (!lp_expect(&c, '-') || !lp_digits(&c, 2, &out->month))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MONTH);
+		return LP_TS_SYNTAX;
 	if (!lp_expect(&c, '-') || !lp_digits(&c, 2, &out->day))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_DAY);
+		return LP_TS_SYNTAX;
 	if ((st = lp_time_of_day(&c, 'T', out)) != LP_TS_OK)
 		return st;
 	if (lp_expect(&c, '.'))
@@ -196,7 +192,7 @@ lp_ts_parse_iso(const char *s, size_t len, lp_ts *out)
 			c.p++;
 		}
 		if (ndig == 0)
-			return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_FRACTION);
+			return LP_TS_SYNTAX;
 		for (; ndig < 6; ndig++)
 			out->usec *= 10;
 	}
@@ -254,16 +250,16 @@ lp_ts_parse_clf(const char *s, size_t len, lp_ts *out)
 	if (lp_ts_begin(out, &c, s, len) != LP_TS_OK)
 		return LP_TS_MISSING;
 	if (!lp_digits(&c, 2, &out->day))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_DAY);
+		return LP_TS_SYNTAX;
 	if (!lp_expect(&c, '/') || c.end - c.p < 3 || (out->month = lp_month_abbrev(c.p)) == 0)
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_MONTH);
+		return LP_TS_SYNTAX;
 	c.p += 3;
 	if (!lp_expect(&c, '/') || !lp_digits(&c, 4, &out->year))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_YEAR);
+		return LP_TS_SYNTAX;
 	if ((st = lp_time_of_day(&c, ':', out)) != LP_TS_OK)
 		return st;
 	if (!lp_expect(&c, ' '))
-		return lp_fail(out, LP_TS_SYNTAX, LP_TS_F_OFFSET);
+		return LP_TS_SYNTAX;
 	if ((st = lp_offset(&c, out)) != LP_TS_OK)
 		return st;
 	return lp_ts_finish(&c, out);

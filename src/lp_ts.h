@@ -14,21 +14,6 @@ typedef enum lp_ts_status
 	LP_TS_RANGE					/* a field is well formed but out of range */
 } lp_ts_status;
 
-/* The part of a timestamp an error is about. */
-typedef enum lp_ts_field
-{
-	LP_TS_F_NONE = 0,			/* no error */
-	LP_TS_F_YEAR,				/* the year */
-	LP_TS_F_MONTH,				/* the month (number or English abbreviation) */
-	LP_TS_F_DAY,				/* the day of the month */
-	LP_TS_F_HOUR,				/* the hour */
-	LP_TS_F_MINUTE,				/* the minute */
-	LP_TS_F_SECOND,				/* the second */
-	LP_TS_F_FRACTION,			/* the fraction of a second */
-	LP_TS_F_OFFSET,				/* the UTC offset ("Z", "+HH:MM", "+HHMM") */
-	LP_TS_F_END					/* bytes after the last field */
-} lp_ts_field;
-
 /*
  * A civil date and time as written in a log line, plus its UTC offset.
  * The fields are range-checked; usec may be 1000000 after rounding (the
@@ -44,7 +29,6 @@ typedef struct lp_ts
 	int			second;			/* 0 .. 59 */
 	int			usec;			/* 0 .. 1000000, rounded half up */
 	int			offset_sec;		/* seconds east of UTC; subtract to get UTC */
-	lp_ts_field field;			/* on an error: the field at fault */
 	const char *text;			/* the timestamp's bytes inside the line */
 	size_t		text_len;		/* their length */
 } lp_ts;

@@ -26,9 +26,15 @@
 #include "lp_ts.h"
 
 #include "../unit/ref_combined.h"
+#include "../unit/test_diff.h"
 
 /* Stop the run with a crash that libFuzzer reports and saves. */
 #define FUZZ_ASSERT(c) do { if (!(c)) abort(); } while (0)
+
+/* The names of the four combined formats, in the order of combined_formats. */
+static const char *const format_names[4] = {
+	"combined", "combined_query", "combined_us", "combined_us_query"
+};
 
 /* The flags of the four combined formats: combined, _query, _us, _us_query. */
 #define FMT_COMBINED 0
@@ -168,71 +174,82 @@ check_request_time(const char *s, size_t len)
 				b = -1;
 	lp_cparse_status st;
 
+	lp_cparse_status rst;
+	test_diff	d;
+
 	st = lp_parse_seconds_ms(s, len, &a);
-	FUZZ_ASSERT(st == ref_seconds_ms(s, len, &b));
+	rst = ref_seconds_ms(s, len, &b);
+	diff_init(&d);
+	if (diff_i(&d, "status", st, rst) && st == LP_C_OK)
+		diff_i(&d, "milliseconds", a, b);
+	if (d.field)
+		diff_abort(&d, "fuzz_formats: lp_parse_seconds_ms", "input %s", diff_q(s, len));
 	if (st == LP_C_OK)
-		FUZZ_ASSERT(a == b && a >= 0);
+		FUZZ_ASSERT(a >= 0);
 	else
 		FUZZ_ASSERT(st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE);
 	a = b = -1;
 	st = lp_parse_micros_ms(s, len, &a);
-	FUZZ_ASSERT(st == ref_micros_ms(s, len, &b));
+	rst = ref_micros_ms(s, len, &b);
+	if (diff_i(&d, "status", st, rst) && st == LP_C_OK)
+		diff_i(&d, "milliseconds", a, b);
+	if (d.field)
+		diff_abort(&d, "fuzz_formats: lp_parse_micros_ms", "input %s", diff_q(s, len));
 	if (st == LP_C_OK)
-		FUZZ_ASSERT(a == b && a >= 0);
+		FUZZ_ASSERT(a >= 0);
 	else
 		FUZZ_ASSERT(st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE);
 }
 
 /*
- * A parsed timestamp whose status is st: an error names a field (none only
- * for a missing timestamp), a range error is a real one, and success means
- * every field is in its documented range.
+ * Is the UTC offset of a timestamp's text out of range (hours past 15 or
+ * minutes past 59)?  It starts at text[from], after an ISO fraction.
+ */
+static int
+offset_out_of_range(const lp_ts *t, size_t from)
+{
+	const char *s = t->text;
+	size_t		n = t->text_len,
+				i = from;
+	int			hh,
+				mm = 0;
+
+	if (i < n && s[i] == '.')
+		for (i++; i < n && is_digit(s[i]); i++)
+			;
+	if (i + 3 > n || (s[i] != '+' && s[i] != '-') || !is_digit(s[i + 1]) || !is_digit(s[i + 2]))
+		return 0;
+	hh = (s[i + 1] - '0') * 10 + (s[i + 2] - '0');
+	i += 3;
+	if (i < n && s[i] == ':')
+		i++;
+	if (i + 2 <= n && is_digit(s[i]) && is_digit(s[i + 1]))
+		mm = (s[i] - '0') * 10 + (s[i + 1] - '0');
+	return hh > 15 || mm > 59;
+}
+
+/*
+ * A parsed timestamp whose status is st: a missing one has no text, a
+ * range error is a real one (a field out of its range, or the offset at
+ * text[offset_from], after an ISO fraction), and success means every
+ * field is in its documented range.
  */
 static void
-check_ts_fields(lp_ts_status st, const lp_ts *t)
+check_ts_fields(lp_ts_status st, const lp_ts *t, size_t offset_from)
 {
 	FUZZ_ASSERT(st == LP_TS_OK || st == LP_TS_MISSING || st == LP_TS_SYNTAX ||
 				st == LP_TS_RANGE);
-	FUZZ_ASSERT(t->field >= LP_TS_F_NONE && t->field <= LP_TS_F_END);
 	if (st == LP_TS_MISSING)
 	{
-		FUZZ_ASSERT(t->field == LP_TS_F_NONE && t->text_len == 0);
+		FUZZ_ASSERT(t->text_len == 0);
 		return;
 	}
+	if (st == LP_TS_RANGE)
+		FUZZ_ASSERT(t->year < 1 || t->month < 1 || t->month > 12 || t->day < 1 ||
+					t->day > ref_days(t->year, t->month) || t->hour > 23 ||
+					t->minute > 59 || t->second > 59 || offset_out_of_range(t, offset_from));
 	if (st != LP_TS_OK)
-	{
-		FUZZ_ASSERT(t->field > LP_TS_F_NONE && t->field <= LP_TS_F_END);
-		if (st == LP_TS_RANGE)
-		{
-			switch (t->field)
-			{
-				case LP_TS_F_YEAR:
-					FUZZ_ASSERT(t->year < 1);
-					break;
-				case LP_TS_F_MONTH:
-					FUZZ_ASSERT(t->month < 1 || t->month > 12);
-					break;
-				case LP_TS_F_DAY:
-					FUZZ_ASSERT(t->day < 1 || t->day > ref_days(t->year, t->month));
-					break;
-				case LP_TS_F_HOUR:
-					FUZZ_ASSERT(t->hour > 23);
-					break;
-				case LP_TS_F_MINUTE:
-					FUZZ_ASSERT(t->minute > 59);
-					break;
-				case LP_TS_F_SECOND:
-					FUZZ_ASSERT(t->second > 59);
-					break;
-				case LP_TS_F_OFFSET:
-					break;
-				default:
-					FUZZ_ASSERT(0);
-			}
-		}
 		return;
-	}
-	FUZZ_ASSERT(t->field == LP_TS_F_NONE);
 	FUZZ_ASSERT(t->year >= 1 && t->year <= 9999);
 	FUZZ_ASSERT(t->month >= 1 && t->month <= 12);
 	FUZZ_ASSERT(lp_ts_days_in_month(t->year, t->month) == ref_days(t->year, t->month));
@@ -246,16 +263,31 @@ check_ts_fields(lp_ts_status st, const lp_ts *t)
 				t->offset_sec <= 15 * 3600 + 59 * 60);
 }
 
-/* Two parses of timestamps agree field by field (text aside). */
+/*
+ * Two parses of timestamps agree field by field (text aside): the first,
+ * (sa, a), is the expected one; `what` names the second.
+ */
 static void
-check_ts_same(lp_ts_status sa, const lp_ts *a, lp_ts_status sb, const lp_ts *b)
+check_ts_same(const char *what, lp_ts_status sa, const lp_ts *a, lp_ts_status sb, const lp_ts *b)
 {
-	FUZZ_ASSERT(sa == sb && a->field == b->field);
-	if (sa != LP_TS_OK)
-		return;
-	FUZZ_ASSERT(a->year == b->year && a->month == b->month && a->day == b->day);
-	FUZZ_ASSERT(a->hour == b->hour && a->minute == b->minute && a->second == b->second);
-	FUZZ_ASSERT(a->usec == b->usec && a->offset_sec == b->offset_sec);
+	test_diff	d;
+
+	diff_init(&d);
+	diff_i(&d, "status", sb, sa);
+	if (sa == LP_TS_OK)
+	{
+		diff_i(&d, "year", b->year, a->year);
+		diff_i(&d, "month", b->month, a->month);
+		diff_i(&d, "day", b->day, a->day);
+		diff_i(&d, "hour", b->hour, a->hour);
+		diff_i(&d, "minute", b->minute, a->minute);
+		diff_i(&d, "second", b->second, a->second);
+		diff_i(&d, "usec", b->usec, a->usec);
+		diff_i(&d, "offset_sec", b->offset_sec, a->offset_sec);
+	}
+	if (d.field)
+		diff_abort(&d, "fuzz_formats: timestamp", "%s, its text %s", what,
+				   diff_q(b->text, b->text ? b->text_len : 0));
 }
 
 /* Write an offset as "+HH:MM" (colon) or "+HHMM" into buf. */
@@ -282,7 +314,7 @@ check_iso(const char *s, size_t len, lp_ts_status st, const lp_ts *t)
 	lp_ts_status su;
 	size_t		i;
 
-	check_ts_fields(st, t);
+	check_ts_fields(st, t, 19);
 	FUZZ_ASSERT(t->text == s && t->text_len == len);
 	if (st != LP_TS_OK)
 		return;
@@ -334,16 +366,16 @@ check_iso(const char *s, size_t len, lp_ts_status st, const lp_ts *t)
 		n += snprintf(buf + n, sizeof(buf) - n, ".%06d", t->usec);
 	n += put_offset(buf + n, sizeof(buf) - n, t->offset_sec, t->offset_sec % 120 == 0);
 	su = lp_ts_parse_iso(buf, (size_t) n, &u);
-	check_ts_same(st, t, su, &u);
+	check_ts_same("ISO time printed and parsed again", st, t, su, &u);
 	if (t->usec == 0 && t->offset_sec == 0)
 	{
 		/* the shortest form, and the same with "Z" and a '\r' line end */
 		n = snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02dZ\r",
 					 t->year, t->month, t->day, t->hour, t->minute, t->second);
 		su = lp_ts_parse_iso(buf, (size_t) n - 2, &u);
-		check_ts_same(st, t, su, &u);
+		check_ts_same("ISO time printed with Z and parsed again", st, t, su, &u);
 		su = lp_ts_parse_iso_field(buf, (size_t) n, &u);
-		check_ts_same(st, t, su, &u);
+		check_ts_same("ISO time printed with Z and CR, parsed as a field", st, t, su, &u);
 	}
 }
 
@@ -366,7 +398,7 @@ check_clf(const char *s, size_t len, lp_ts_status st, const lp_ts *t)
 	lp_ts_status su;
 	int			i;
 
-	check_ts_fields(st, t);
+	check_ts_fields(st, t, 21);
 	FUZZ_ASSERT(t->text == s && t->text_len == len);
 	if (st != LP_TS_OK)
 		return;
@@ -387,7 +419,7 @@ check_clf(const char *s, size_t len, lp_ts_status st, const lp_ts *t)
 				 t->hour, t->minute, t->second);
 	n += put_offset(buf + n, sizeof(buf) - n, t->offset_sec, 0);
 	su = lp_ts_parse_clf(buf, (size_t) n, &u);
-	check_ts_same(st, t, su, &u);
+	check_ts_same("CLF time printed and parsed again", st, t, su, &u);
 	FUZZ_ASSERT(u.text == buf && u.text_len == (size_t) n);
 }
 
@@ -654,21 +686,29 @@ check_query_pair(lp_cparse_status sd, const lp_cline *d,
 }
 
 /*
- * The seconds parse s and the microseconds parse u of one line (same
- * query handling): identical except for how the request time is read.
+ * The seconds parse s (format_names[is]) and the microseconds parse u
+ * (format_names[iu]) of one line, the same query handling: identical
+ * except for how the request time is read.
  */
 static void
-check_unit_pair(lp_cparse_status ss, const lp_cline *s,
-				lp_cparse_status su, const lp_cline *u)
+check_unit_pair(const char *line, size_t len, int is, lp_cparse_status ss, const lp_cline *s,
+				int iu, lp_cparse_status su, const lp_cline *u)
 {
-	FUZZ_ASSERT(s->time == u->time && s->time_len == u->time_len);
-	FUZZ_ASSERT(s->request == u->request && s->request_len == u->request_len);
-	FUZZ_ASSERT(s->route == u->route && s->route_len == u->route_len);
-	FUZZ_ASSERT(s->tail_fields == u->tail_fields);
+	test_diff	d;
+
+	diff_init(&d);
+	diff_slice(&d, "time", line, u->time, u->time_len, s->time, s->time_len);
+	diff_slice(&d, "request", line, u->request, u->request_len, s->request, s->request_len);
+	diff_slice(&d, "route", line, u->route, u->route_len, s->route, s->route_len);
+	diff_i(&d, "tail_fields", u->tail_fields, s->tail_fields);
 	if (latency_status(ss) || latency_status(su))
-		FUZZ_ASSERT(latency_status(ss) && latency_status(su));
+		diff_i(&d, "a status about the request time", latency_status(su), latency_status(ss));
 	else
-		FUZZ_ASSERT(ss == su);
+		diff_i(&d, "status", su, ss);
+	if (d.field)
+		diff_abort(&d, "fuzz_formats: microseconds against seconds",
+				   "%s against %s, line %s", format_names[iu], format_names[is],
+				   diff_q(line, len));
 }
 
 /*
@@ -777,6 +817,8 @@ check_rebuild(const char *line, size_t len, unsigned f, const lp_cline *c)
 	lp_cparse_status sr;
 	lp_ts		t1,
 				t2;
+	lp_ts_status st1,
+				st2;
 
 	last_field(line, len, &fs, &fn);
 	n = strlen(head) + c->time_len + strlen(mid1) + c->route_len + strlen(mid2) + fn;
@@ -799,8 +841,27 @@ check_rebuild(const char *line, size_t len, unsigned f, const lp_cline *c)
 	FUZZ_ASSERT(sr == LP_C_OK && r.latency == c->latency && r.tail_fields == 5);
 	FUZZ_ASSERT(r.route_len == c->route_len && memcmp(r.route, c->route, c->route_len) == 0);
 	FUZZ_ASSERT(r.time_len == c->time_len && memcmp(r.time, c->time, c->time_len) == 0);
-	check_ts_same(lp_combined_ts(line, len, &t1), &t1, lp_combined_ts(buf, n, &t2), &t2);
+	st1 = lp_combined_ts(line, len, &t1);
+	st2 = lp_combined_ts(buf, n, &t2);
+	check_ts_same("the time of a line rebuilt from the parsed parts", st1, &t1, st2, &t2);
 	free(buf);
+}
+
+/* The name of the build lp_parse_combined runs (LP_ISA_BEST). */
+static const char *
+best_build_name(void)
+{
+	return lp_combined_parser(LP_ISA_BEST) == lp_combined_parser(LP_ISA_AVX2) ? "avx2" : "base";
+}
+
+/* "fuzz_formats: build NAME", for a report of the best build against the reference. */
+static const char *
+best_build_prefix(void)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "fuzz_formats: build %s", best_build_name());
+	return buf;
 }
 
 /* Check every invariant on one input. */
@@ -819,6 +880,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lp_line		dl;
 	lp_parse_status ds;
 	static int	names_checked = 0;
+	test_diff	d;
 
 	if (!names_checked)
 	{
@@ -844,8 +906,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* query dropped vs kept, seconds vs microseconds */
 	check_query_pair(st[0], &c[0], st[1], &c[1]);
 	check_query_pair(st[2], &c[2], st[3], &c[3]);
-	check_unit_pair(st[0], &c[0], st[2], &c[2]);
-	check_unit_pair(st[1], &c[1], st[3], &c[3]);
+	check_unit_pair(line, size, 0, st[0], &c[0], 2, st[2], &c[2]);
+	check_unit_pair(line, size, 1, st[1], &c[1], 3, st[3], &c[3]);
 	check_unit_rewrite(line, size, FMT_COMBINED, FMT_COMBINED_US,
 					   st[0], &c[0], st[2], &c[2]);
 	check_unit_rewrite(line, size, FMT_COMBINED_QUERY, FMT_COMBINED_US_QUERY,
@@ -889,11 +951,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cl_snap		a = snap(st[i], &c[i], line);
 		cl_snap		b = snap(sc, &cc, copy);
 
-		FUZZ_ASSERT(a.st == b.st && a.route == b.route && a.route_len == b.route_len);
-		FUZZ_ASSERT(a.latency == b.latency && a.time == b.time && a.time_len == b.time_len);
-		FUZZ_ASSERT(a.request == b.request && a.request_len == b.request_len);
-		FUZZ_ASSERT(a.bad == b.bad && a.bad_len == b.bad_len &&
-					a.tail_fields == b.tail_fields);
+		diff_init(&d);
+		diff_i(&d, "status", b.st, a.st);
+		diff_i(&d, "route offset (-2: outside the request)", b.route, a.route);
+		diff_u(&d, "route length", b.route_len, a.route_len);
+		diff_i(&d, "latency", b.latency, a.latency);
+		diff_i(&d, "time offset", b.time, a.time);
+		diff_u(&d, "time length", b.time_len, a.time_len);
+		diff_i(&d, "request offset", b.request, a.request);
+		diff_u(&d, "request length", b.request_len, a.request_len);
+		diff_i(&d, "bad field offset", b.bad, a.bad);
+		diff_u(&d, "bad field length", b.bad_len, a.bad_len);
+		diff_i(&d, "tail_fields", b.tail_fields, a.tail_fields);
+		if (d.field)
+			diff_abort(&d, "fuzz_formats: build base on a copy",
+					   "expected: build %s on the input; format %s, line %s", best_build_name(),
+					   format_names[i], diff_q(line, size));
 	}
 
 	/* the fast parser = the byte-by-byte reference, every field, same slices */
@@ -905,31 +978,38 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		memset(&rc, 0x5A, sizeof(rc));
 		rs = ref_parse_combined(line, size, combined_formats[i], &rc);
-		FUZZ_ASSERT(rs == st[i] && rc.time == c[i].time && rc.time_len == c[i].time_len);
-		FUZZ_ASSERT(rc.request == c[i].request && rc.request_len == c[i].request_len);
-		FUZZ_ASSERT(rc.bad == c[i].bad && rc.bad_len == c[i].bad_len &&
-					rc.tail_fields == c[i].tail_fields);
+		diff_init(&d);
+		diff_i(&d, "status", st[i], rs);
+		diff_slice(&d, "time", line, c[i].time, c[i].time_len, rc.time, rc.time_len);
+		diff_slice(&d, "request", line, c[i].request, c[i].request_len, rc.request, rc.request_len);
 		/* the same slice of the line, or the same constant ("/") */
-		FUZZ_ASSERT(rc.route_len == c[i].route_len && rc.route_slash == c[i].route_slash);
-		FUZZ_ASSERT(rc.route == c[i].route ||
-					(rc.route && c[i].route && !inside(rc.route, rc.route_len, line, size) &&
-					 !inside(c[i].route, c[i].route_len, line, size) &&
-					 memcmp(rc.route, c[i].route, rc.route_len) == 0));
+		if (rc.route && c[i].route && !inside(rc.route, rc.route_len, line, size) &&
+			!inside(c[i].route, c[i].route_len, line, size))
+			diff_text(&d, "route", c[i].route, c[i].route_len, rc.route, rc.route_len);
+		else
+			diff_slice(&d, "route", line, c[i].route, c[i].route_len, rc.route, rc.route_len);
+		diff_i(&d, "route_slash", c[i].route_slash, rc.route_slash);
 		if (rs == LP_C_OK)
-			FUZZ_ASSERT(rc.latency == c[i].latency);
+			diff_i(&d, "latency", c[i].latency, rc.latency);
+		diff_slice(&d, "bad", line, c[i].bad, c[i].bad_len, rc.bad, rc.bad_len);
+		diff_i(&d, "tail_fields", c[i].tail_fields, rc.tail_fields);
 		if (i == 0)
 		{
 			lp_ts		ft;
 			lp_ts_status fs = lp_combined_ts(line, size, &ft);
 
-			FUZZ_ASSERT(ref_combined_ts(line, size, &rt) == fs &&
-						rt.text == ft.text && rt.text_len == ft.text_len);
+			memset(&rt, 0, sizeof(rt));
+			diff_i(&d, "lp_combined_ts status", fs, ref_combined_ts(line, size, &rt));
+			diff_slice(&d, "lp_combined_ts text", line, ft.text, ft.text_len, rt.text, rt.text_len);
 		}
+		if (d.field)
+			diff_abort(&d, best_build_prefix(), "format %s, line %s", format_names[i],
+					   diff_q(line, size));
 	}
 
 	/* the time of a combined line: the parser's "[...]" field, read as CLF */
 	ts = lp_combined_ts(line, size, &t);
-	check_ts_fields(ts, &t);
+	check_ts_fields(ts, &t, 21);
 	if (st[0] == LP_C_NO_TIME)
 		FUZZ_ASSERT(ts == LP_TS_MISSING && t.text == NULL);
 	else
@@ -937,7 +1017,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(t.text == c[0].time && t.text_len == c[0].time_len);
 		check_clf(t.text, t.text_len, ts, &t);
 		ts2 = lp_combined_ts(copy, size, &t2);
-		check_ts_same(ts, &t, ts2, &t2);
+		check_ts_same("lp_combined_ts of a copy of the line", ts, &t, ts2, &t2);
 		FUZZ_ASSERT(t2.text - copy == t.text - line);
 	}
 
@@ -945,7 +1025,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ts = lp_ts_parse_iso(line, size, &t);
 	check_iso(line, size, ts, &t);
 	ts2 = lp_ts_parse_iso(copy, size, &t2);
-	check_ts_same(ts, &t, ts2, &t2);
+	check_ts_same("lp_ts_parse_iso of a copy of the input", ts, &t, ts2, &t2);
 	ts = lp_ts_parse_clf(line, size, &t);
 	check_clf(line, size, ts, &t);
 

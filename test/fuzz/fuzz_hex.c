@@ -13,22 +13,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lp_hex_decode(text, size, bin, &binlen) == LP_OK)
 	{
 		char	   *again = malloc(lp_hex_len(binlen));
+		char	   *lower = malloc(size);
 		size_t		i;
+		test_diff	d;
 
-		FUZZ_ASSERT(again != NULL);
+		FUZZ_ASSERT(again != NULL && lower != NULL);
 		FUZZ_ASSERT(size >= 2 && binlen == (size - 2) / 2 && lp_hex_len(binlen) == size);
 		/* hex back is the input with its digits in lower case */
 		lp_hex_encode(bin, binlen, again);
 		FUZZ_ASSERT(again[0] == '\\' && again[1] == 'x');
 		for (i = 0; i < size; i++)
-		{
-			char		c = text[i];
-
-			if (c >= 'A' && c <= 'F')
-				c = (char) (c - 'A' + 'a');
-			FUZZ_ASSERT(again[i] == c);
-		}
+			lower[i] = text[i] >= 'A' && text[i] <= 'F' ? (char) (text[i] - 'A' + 'a') : text[i];
+		diff_init(&d);
+		if (!diff_text(&d, "hex", again, size, lower, size))
+			diff_abort(&d, "fuzz_hex: lp_hex_encode(lp_hex_decode(x))", "x in lower case is expected");
 		free(again);
+		free(lower);
 		fuzz_decode(bin, binlen);
 	}
 	else

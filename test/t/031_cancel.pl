@@ -3,9 +3,10 @@
 # stored state intact.
 #
 # Each long query would run for tens of seconds; with a 1 s timeout, or a
-# cancel request sent 1 s after it started, it must end with 57014 within
-# LP_CANCEL_BOUND seconds (default 10: a loose bound for a loaded 2-core
-# machine; this checks behaviour, it is not a benchmark).  Queries:
+# cancel request sent 1 s after it started, it must end with 57014 (one
+# assertion), within LP_CANCEL_BOUND seconds (another: a bounded wait,
+# default 10 s, loose for a loaded 2-core machine; it catches a cancel that
+# is not acted on, it is not a benchmark).  Queries:
 #   agg     logp95_agg over 20,000,000 generated lines
 #   report  the report of a state of 1,000,000 routes, 40 times over
 #   merge   logp95_merge of that state, 40 times over (decode + merge loops)
@@ -52,13 +53,15 @@ my %queries = (
 	combine =>
 	  'SELECT length(logp95_state_send(logp95_merge_combine(s, s))) FROM st;');
 
-# The query ended with 57014 and MESSAGE within the bound.
+# The query ended with 57014 and MESSAGE; and it ended within the bound, a
+# bounded wait (a cancel that is never acted on fails here, instead of
+# after the harness's timeout), not a measure of speed: one assertion each.
 sub verdict
 {
 	my ($name, $out, $secs, $message) = @_;
-	ok( index($out, "ERROR:  57014: $message") >= 0 && $secs < $bound,
-		"$name: 57014 within $bound s")
-	  or diag("after $secs s (bound $bound s), output:\n$out");
+	my $got = index($out, "ERROR:  57014: $message") >= 0 ? "57014: $message" : $out;
+	is($got, "57014: $message", "$name: 57014");
+	cmp_ok($secs, '<', $bound, "$name: ended within the bounded wait of $bound s");
 	note("$name: after $secs s");
 	return;
 }

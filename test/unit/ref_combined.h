@@ -334,7 +334,6 @@ ref_combined_ts(const char *line, size_t len, lp_ts *out)
 	rq = ref_c_find_request(line, end);
 	if (!ref_c_find_time(line, rq ? rq : end, &time, &time_len))
 	{
-		out->field = LP_TS_F_NONE;
 		out->text = NULL;
 		out->text_len = 0;
 		return LP_TS_MISSING;

@@ -55,7 +55,7 @@ test_codec_known(void)
 	lp_state_add(st, "/a", 2, 5);
 	lp_state_add_malformed(st, 3);
 	buf = encode(st, &len);
-	CHECK(buf && len == sizeof(small) && memcmp(buf, small, len) == 0, "small state bytes");
+	CHECK_SAME_ENC(buf, len, small, sizeof(small), "small state bytes");
 	g_alloc.free(g_alloc.ctx, buf);
 
 	/* reserve leaves room in front, max_len counts it */
@@ -64,8 +64,8 @@ test_codec_known(void)
 	if (CHECK_EQ_I(lp_encode(st, &g_alloc, 4, 4 + sizeof(small), &buf, &len), LP_OK,
 				   "encoding exactly at max_len"))
 	{
-		CHECK(len == sizeof(small) && memcmp(buf + 4, small, len) == 0,
-			  "bytes after the reserve, reserve excluded from the length");
+		CHECK_SAME_ENC(buf + 4, len, small, sizeof(small),
+					   "bytes after the reserve, reserve excluded from the length");
 		g_alloc.free(g_alloc.ctx, buf);
 	}
 	buf = NULL;
@@ -84,52 +84,73 @@ test_codec_known(void)
 	lp_state_free(st);
 }
 
-/* Walk an encoding with lp_reader and compare it to the state. */
+/*
+ * Walk an encoding with lp_reader and compare it to the state (the
+ * reference): the header, each route's key, values, counts and total, and
+ * p50, p95, p99 and the maximum against a walk of the sorted pairs.  The
+ * first field that differs goes to *d.
+ */
 static int
-reader_agrees(const lp_state *st, const uint8_t *buf, size_t len)
+reader_agrees(const lp_state *st, const uint8_t *buf, size_t len, test_diff *d)
 {
 	lp_reader	r;
 	lp_route_view rv;
 	const lp_route **routes = malloc(sizeof(*routes) * (st->nroutes + 1));
 	lp_pair    *pairs = NULL;
 	uint32_t	i = 0;
-	int			rc,
-				ok = 1;
+	int			rc = 0;
+	char		name[256];
 
+	diff_init(d);
 	lp_state_sorted_routes(st, routes);
-	if (lp_reader_init(&r, buf, len) != LP_OK || r.malformed != st->malformed ||
-		r.nroutes != st->nroutes)
-		ok = 0;
-	while (ok && (rc = lp_reader_next(&r, &rv)) == 1)
+	if (!diff_i(d, "lp_reader_init", lp_reader_init(&r, buf, len), LP_OK) ||
+		!diff_u(d, "malformed", r.malformed, st->malformed) ||
+		!diff_u(d, "routes", r.nroutes, st->nroutes))
+		goto out;
+	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
-		const lp_route *sr = routes[i++];
+		const lp_route *sr;
+		const char *key;
 		lp_pair_iter it;
 		int64_t		v;
 		uint64_t	c,
 					j = 0;
 		uint64_t	ranks[4];
-		int64_t		vals[4],
-					want[4];
+		int64_t		vals[4];
 		int			k;
 
-		if (i > st->nroutes || rv.keylen != sr->keylen ||
-			memcmp(rv.key, sr->key, rv.keylen) != 0 ||
-			rv.npairs != sr->hist.used || rv.total != sr->hist.total)
+		if (i >= st->nroutes)
 		{
-			ok = 0;
-			break;
+			diff_u(d, "routes walked", i + 1, st->nroutes);
+			goto out;
 		}
+		sr = routes[i++];
+		key = diff_q(sr->key, sr->keylen);
+		snprintf(name, sizeof(name), "key of route %u", i - 1);
+		if (!diff_text(d, name, rv.key, rv.keylen, sr->key, sr->keylen))
+			goto out;
+		snprintf(name, sizeof(name), "route %s values", key);
+		if (!diff_u(d, name, rv.npairs, sr->hist.used))
+			goto out;
+		snprintf(name, sizeof(name), "route %s requests", key);
+		if (!diff_u(d, name, rv.total, sr->hist.total))
+			goto out;
 		pairs = realloc(pairs, sizeof(lp_pair) * (sr->hist.used + 1));
 		lp_hist_sorted(&sr->hist, pairs);
 		lp_pairs_begin(&rv, &it);
 		while (lp_pairs_next(&it, &v, &c))
 		{
-			if (j >= sr->hist.used || pairs[j].value != v || pairs[j].count != c)
-				ok = 0;
+			snprintf(name, sizeof(name), "route %s value %llu", key, (unsigned long long) j);
+			if (!diff_i(d, name, v, pairs[j].value))
+				goto out;
+			snprintf(name, sizeof(name), "route %s count of value %lld", key, (long long) v);
+			if (!diff_u(d, name, c, pairs[j].count))
+				goto out;
 			j++;
 		}
-		if (j != sr->hist.used)
-			ok = 0;
+		snprintf(name, sizeof(name), "route %s pairs walked", key);
+		if (!diff_u(d, name, j, sr->hist.used))
+			goto out;
 		/* p50, p95, p99, max by the rule, against a walk of the sorted pairs */
 		ranks[0] = lp_rank_pct(rv.total, 50);
 		ranks[1] = lp_rank_pct(rv.total, 95);
@@ -146,16 +167,18 @@ reader_agrees(const lp_state *st, const uint8_t *buf, size_t len)
 				if (ranks[k] < seen)
 					break;
 			}
-			want[k] = pairs[j].value;
-			if (vals[k] != want[k])
-				ok = 0;
+			snprintf(name, sizeof(name), "route %s value at rank %llu", key,
+					 (unsigned long long) ranks[k]);
+			if (!diff_i(d, name, vals[k], pairs[j].value))
+				goto out;
 		}
 	}
-	if (ok && (rc != 0 || i != st->nroutes))
-		ok = 0;
+	if (diff_i(d, "lp_reader_next at the end", rc, 0))
+		diff_u(d, "routes walked", i, st->nroutes);
+out:
 	free(pairs);
 	free(routes);
-	return ok;
+	return d->field == NULL;
 }
 
 /* Encode, decode, encode: identical bytes; the reader agrees with the state. */
@@ -165,6 +188,7 @@ test_codec_roundtrip(void)
 	lp_state   *st = gen_state(&g_alloc, 0, 20000, 300, 7);
 	lp_state   *back = lp_state_create(&g_alloc);
 	lp_route   *r;
+	test_diff	d;
 	uint8_t    *buf,
 			   *buf2;
 	size_t		len,
@@ -182,13 +206,14 @@ test_codec_roundtrip(void)
 	if (!buf)
 		return;
 	CHECK_EQ_I(lp_validate(buf, len), LP_OK, "encoding validates");
-	CHECK(reader_agrees(st, buf, len), "reader walk agrees with the state");
+	reader_agrees(st, buf, len, &d);
+	CHECK(d.field == NULL, "reader walk agrees with the state: %s", diff_say(&d));
 	CHECK_EQ_I(lp_decode_into(back, buf, len), LP_OK, "decode");
 	buf2 = encode(back, &len2);
-	CHECK(buf2 && len2 == len && memcmp(buf, buf2, len) == 0, "re-encoding is byte-identical");
+	CHECK_SAME_ENC(buf2, len2, buf, len, "re-encoding is byte-identical");
 	CHECK_EQ_U(back->malformed, 77, "decoded malformed");
 	CHECK_EQ_U(route_total(back, "/count"), INT64_MAX, "decoded INT64_MAX count");
-	CHECK(same_state(st, back), "decoded state equals the original");
+	CHECK_SAME_STATE(back, st, "decoded state equals the original");
 
 	/* decoding into a non-empty state adds (a merge) */
 	CHECK_EQ_I(lp_decode_into(back, buf, len), LP_EOVERFLOW, "decode twice overflows /count");
@@ -238,7 +263,7 @@ expect_valid(const bytes *b, const char *what)
 	CHECK_EQ_I(lp_validate(b->b, b->n), LP_OK, what);
 	CHECK_EQ_I(lp_decode_into(st, b->b, b->n), LP_OK, what);
 	buf = encode(st, &len);
-	CHECK(buf && len == b->n && memcmp(buf, b->b, len) == 0, "canonical: %s", what);
+	CHECK_SAME_ENC(buf, len, b->b, b->n, "canonical: %s", what);
 	g_alloc.free(g_alloc.ctx, buf);
 	lp_state_free(st);
 }
@@ -524,7 +549,7 @@ test_hex(void)
 	CHECK(hex[0] == '\\' && hex[1] == 'x' && strspn(hex + 2, "0123456789abcdef") == 2 * len,
 		  "hex is \\x and lower-case digits");
 	CHECK_EQ_I(lp_hex_decode(hex, lp_hex_len(len), back, &blen), LP_OK, "hex decode");
-	CHECK(blen == len && memcmp(back, buf, len) == 0, "hex round trip");
+	CHECK_SAME_ENC(back, blen, buf, len, "hex round trip");
 	free(hex);
 	free(back);
 	g_alloc.free(g_alloc.ctx, buf);

@@ -197,7 +197,7 @@ test_formats_parsers(void)
 			   "combined entry: CLF time");
 	CHECK(t.day == 7 && t.offset_sec == 3600, "combined entry: its fields");
 	CHECK_EQ_I(lp_combined_ts("1 - - GET", 9, &t), LP_TS_MISSING, "combined entry: no time");
-	CHECK(t.field == LP_TS_F_NONE && t.text == NULL, "combined entry: nothing to quote");
+	CHECK(t.text == NULL, "combined entry: nothing to quote");
 	CHECK_EQ_I(lp_combined_ts("1 - - [07/Nov/2026:12:00:05]", 28, &t), LP_TS_SYNTAX,
 			   "combined entry: a time without offset");
 	CHECK(slice_is(t.text, t.text_len, "07/Nov/2026:12:00:05"), "combined entry: the text between brackets");
@@ -389,9 +389,22 @@ test_formats_options(void)
 	CHECK(lp_format_guess("2026-11-07T12:00:05 GET /a x", 28) == NULL, "guess: a default line stays");
 }
 
-/* Does a build of the fast combined parser agree with the reference on one line, every field? */
+/* The names of the combined parser's builds (lp_isa): base, avx2. */
+static const char *const comb_build_names[] = {"base", "avx2"};
+
+/* Does a slice start inside the line [s, s + len)? */
 static int
-comb_same(lp_combined_fn parse, const char *s, size_t len, unsigned flags)
+comb_inside(const char *p, const char *s, size_t len)
+{
+	return p && p >= s && p < s + len;
+}
+
+/*
+ * Does a build of the fast combined parser agree with the reference on one
+ * line, every field?  The first field that differs goes to *d.
+ */
+static int
+comb_same(lp_combined_fn parse, const char *s, size_t len, unsigned flags, test_diff *d)
 {
 	lp_cline	a,
 				b;
@@ -400,30 +413,30 @@ comb_same(lp_combined_fn parse, const char *s, size_t len, unsigned flags)
 	lp_ts		ta,
 				tb;
 
+	diff_init(d);
 	memset(&a, 0xAB, sizeof(a));
 	memset(&b, 0xAB, sizeof(b));
 	sa = parse(s, len, flags, &a);
 	sb = ref_parse_combined(s, len, flags, &b);
-	if (sa != sb || a.time != b.time || a.time_len != b.time_len ||
-		a.request != b.request || a.request_len != b.request_len ||
-		a.bad != b.bad || a.bad_len != b.bad_len || a.tail_fields != b.tail_fields)
-		return 0;
-	if (sa == LP_C_OK && a.latency != b.latency)
-		return 0;
+	diff_i(d, "status", sa, sb);
+	diff_slice(d, "time", s, a.time, a.time_len, b.time, b.time_len);
+	diff_slice(d, "request", s, a.request, a.request_len, b.request, b.request_len);
 	/* the route: the same slice of the line, or the same constant ("/") */
-	if (a.route_len != b.route_len || a.route_slash != b.route_slash)
-		return 0;
-	if (a.route != b.route &&
-		(!a.route || !b.route || (a.route >= s && a.route < s + len) ||
-		 (b.route >= s && b.route < s + len) || memcmp(a.route, b.route, a.route_len) != 0))
-		return 0;
+	if (comb_inside(a.route, s, len) || comb_inside(b.route, s, len) || !a.route || !b.route)
+		diff_slice(d, "route", s, a.route, a.route_len, b.route, b.route_len);
+	else
+		diff_text(d, "route", a.route, a.route_len, b.route, b.route_len);
+	diff_i(d, "route_slash", a.route_slash, b.route_slash);
+	if (sa == LP_C_OK)
+		diff_i(d, "latency", a.latency, b.latency);
+	diff_slice(d, "bad", s, a.bad, a.bad_len, b.bad, b.bad_len);
+	diff_i(d, "tail_fields", a.tail_fields, b.tail_fields);
 	/* the time reader finds the same field */
 	memset(&ta, 0, sizeof(ta));
 	memset(&tb, 0, sizeof(tb));
-	if (lp_combined_ts(s, len, &ta) != ref_combined_ts(s, len, &tb) ||
-		ta.text != tb.text || ta.text_len != tb.text_len)
-		return 0;
-	return 1;
+	diff_i(d, "lp_combined_ts status", lp_combined_ts(s, len, &ta), ref_combined_ts(s, len, &tb));
+	diff_slice(d, "lp_combined_ts text", s, ta.text, ta.text_len, tb.text, tb.text_len);
+	return d->field == NULL;
 }
 
 /* A mutation of buf[0..n) (n < cap) in place; returns the new length. */
@@ -559,14 +572,15 @@ comb_random_line(char *buf, size_t cap, uint64_t *rng)
  * of the reference: 400,000 strings of 0..12 bytes drawn mostly from digits
  * and '.', some with a blank, a sign or a letter; status and value equal.
  */
-static void
-test_seconds_vs_ref(void)
+void
+test_formats_seconds_vs_ref(void)
 {
 	static const char alphabet[] = "0123456789012345678901234567890123456789....x -+";
 	uint64_t	rng = 99;
 	long		bad = 0;
 	long		fast = 0;
 	int			i;
+	test_diff	d;
 
 	for (i = 0; i < 400000; i++)
 	{
@@ -592,9 +606,11 @@ test_seconds_vs_ref(void)
 			fast++;
 		sa = lp_parse_seconds_ms(s, n, &a);
 		sb = ref_c_seconds_ms(s, n, &b);
-		if ((sa != sb || (sa == LP_C_OK && a != b)) && bad++ < 5)
-			CHECK(0, "seconds = reference: \"%.*s\": %d %lld vs %d %lld",
-				  (int) n, s, (int) sa, (long long) a, (int) sb, (long long) b);
+		diff_init(&d);
+		if (diff_i(&d, "status", sa, sb) && sa == LP_C_OK)
+			diff_i(&d, "milliseconds", a, b);
+		if (d.field && bad++ < 5)
+			CHECK(0, "lp_parse_seconds_ms: %s (input %s)", diff_say(&d), diff_q(s, n));
 	}
 	CHECK_EQ_I(bad, 0, "lp_parse_seconds_ms = the reference loop on 400,000 strings");
 	CHECK(fast > 50000, "many strings in the fast path's shape (%ld)", fast);
@@ -619,8 +635,7 @@ test_formats_fast_vs_ref(void)
 	lp_combined_fn builds[2];
 	int			nbuilds = 0;
 	int			bi;
-
-	test_seconds_vs_ref();
+	test_diff	d;
 
 	/* every build this machine runs: the base one, and AVX2 where there is one */
 	builds[nbuilds++] = lp_combined_parser(LP_ISA_BASE);
@@ -659,9 +674,9 @@ test_formats_fast_vs_ref(void)
 					for (flags = 0; flags < 4; flags++)
 					{
 						checked++;
-						if (!comb_same(builds[bi], exact, n, flags) && bad++ < 5)
-							CHECK(0, "fast (build %d) = reference: %.*s (flags %u)",
-								  bi, (int) n, exact, flags);
+						if (!comb_same(builds[bi], exact, n, flags, &d) && bad++ < 5)
+							CHECK(0, "build %s: %s (generated line %s, flags %u)",
+								  comb_build_names[bi], diff_say(&d), diff_q(exact, n), flags);
 					}
 				free(exact);
 			}
@@ -701,9 +716,9 @@ test_formats_fast_vs_ref(void)
 				unsigned	flags;
 
 				for (flags = 0; flags < 4; flags++)
-					if (!comb_same(builds[bi], exact, cut, flags) && bad++ < 5)
-						CHECK(0, "fast (build %d) = reference at every offset: %.*s (flags %u)",
-							  bi, (int) cut, exact, flags);
+					if (!comb_same(builds[bi], exact, cut, flags, &d) && bad++ < 5)
+						CHECK(0, "build %s: %s (line %s cut at %zu, flags %u)",
+							  comb_build_names[bi], diff_say(&d), diff_q(exact, cut), cut, flags);
 			}
 			free(exact);
 		}
@@ -732,9 +747,9 @@ test_formats_fast_vs_ref(void)
 			unsigned	flags = (unsigned) (fi & 3);
 
 			checked++;
-			if (!comb_same(builds[bi], exact, n, flags) && bad++ < 5)
-				CHECK(0, "fast (build %d) = reference on a random line: %.*s (flags %u)",
-					  bi, (int) n, exact, flags);
+			if (!comb_same(builds[bi], exact, n, flags, &d) && bad++ < 5)
+				CHECK(0, "build %s: %s (random line %s, flags %u)",
+					  comb_build_names[bi], diff_say(&d), diff_q(exact, n), flags);
 		}
 		free(exact);
 	}

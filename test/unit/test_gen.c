@@ -125,6 +125,7 @@ test_gen_formats(void)
 					b[LP_GEN_MAXLINE],
 					c[LP_GEN_MAXLINE];
 		int64_t		i;
+		test_diff	d;
 		int			bad_parse = 0,
 					bad_route = 0,
 					bad_latency = 0,
@@ -155,8 +156,9 @@ test_gen_formats(void)
 			lp_ts		tsd,
 						tsc;
 
-			if (lp_gen_line(&gc2, i, c) != nc || strcmp(b, c) != 0)
-				differs++;
+			if ((lp_gen_line(&gc2, i, c) != nc || strcmp(b, c) != 0) && differs++ < 3)
+				CHECK(0, "%s line %lld: expected %s got %s (same seed)", names[k], (long long) i,
+					  diff_q(b, nc), diff_q(c, strlen(c)));
 			if (nc == 0 || nc >= LP_GEN_MAXLINE - 1 || strlen(b) != nc)
 				bad_len++;
 			if (nc > maxlen)
@@ -165,23 +167,41 @@ test_gen_formats(void)
 			if (lp_parse_line(a, nd, &l) != LP_PARSE_OK ||
 				lp_parse_combined(b, nc, f->flags, &cl) != LP_C_OK)
 			{
-				bad_parse++;
+				if (bad_parse++ < 3)
+					CHECK(0, "%s line %lld: a line does not parse: default %s, %s %s", names[k],
+						  (long long) i, diff_q(a, nd), names[k], diff_q(b, nc));
 				continue;
 			}
 			/* with the query string kept, the route is the default's plus "?..." */
-			if (f->flags & LP_FMT_KEEP_QUERY ?
-				!(cl.route_len >= l.route_len && memcmp(cl.route, l.route, l.route_len) == 0 &&
-				  (cl.route_len == l.route_len || cl.route[l.route_len] == '?')) :
-				!(cl.route_len == l.route_len && memcmp(cl.route, l.route, l.route_len) == 0))
-				bad_route++;
-			if (cl.latency != l.latency)
-				bad_latency++;
-			if (lp_ts_parse_iso_field(a, nd, &tsd) != LP_TS_OK ||
-				lp_combined_ts(b, nc, &tsc) != LP_TS_OK ||
-				tsd.year != tsc.year || tsd.month != tsc.month || tsd.day != tsc.day ||
-				tsd.hour != tsc.hour || tsd.minute != tsc.minute || tsd.second != tsc.second ||
-				tsc.offset_sec != 0)
-				bad_ts++;
+			diff_init(&d);
+			if (f->flags & LP_FMT_KEEP_QUERY)
+				diff_text(&d, "route without its query string", cl.route,
+						  cl.route_len > l.route_len && cl.route[l.route_len] == '?' ?
+						  l.route_len : cl.route_len, l.route, l.route_len);
+			else
+				diff_text(&d, "route", cl.route, cl.route_len, l.route, l.route_len);
+			if (d.field && bad_route++ < 3)
+				CHECK(0, "%s line %lld: %s (the default line %s)", names[k], (long long) i,
+					  diff_say(&d), diff_q(a, nd));
+			diff_init(&d);
+			if (!diff_i(&d, "latency", cl.latency, l.latency) && bad_latency++ < 3)
+				CHECK(0, "%s line %lld: %s (the default line %s)", names[k], (long long) i,
+					  diff_say(&d), diff_q(a, nd));
+			memset(&tsd, 0, sizeof(tsd));
+			memset(&tsc, 0, sizeof(tsc));
+			diff_init(&d);
+			diff_i(&d, "ISO time status", lp_ts_parse_iso_field(a, nd, &tsd), LP_TS_OK);
+			diff_i(&d, "CLF time status", lp_combined_ts(b, nc, &tsc), LP_TS_OK);
+			diff_i(&d, "year", tsc.year, tsd.year);
+			diff_i(&d, "month", tsc.month, tsd.month);
+			diff_i(&d, "day", tsc.day, tsd.day);
+			diff_i(&d, "hour", tsc.hour, tsd.hour);
+			diff_i(&d, "minute", tsc.minute, tsd.minute);
+			diff_i(&d, "second", tsc.second, tsd.second);
+			diff_i(&d, "UTC offset", tsc.offset_sec, 0);
+			if (d.field && bad_ts++ < 3)
+				CHECK(0, "%s line %lld: time %s (the default line %s)", names[k], (long long) i,
+					  diff_say(&d), diff_q(a, nd));
 			if (b[0] != '1' && b[0] != '2')
 				bad_parse++;
 			if (strncmp(b, "2001:db8:", 9) == 0)

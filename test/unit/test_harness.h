@@ -15,6 +15,7 @@
 #include "lp_rank.h"
 #include "lp_state.h"
 #include "lp_tag.h"
+#include "test_diff_state.h"
 
 /* Count one assertion; print it when it fails (file and line of the CHECK). */
 extern int	check_at(int ok, const char *file, int line, const char *fmt,...);
@@ -26,6 +27,21 @@ extern int	check_eq_u(unsigned long long got, unsigned long long want, const cha
 #define CHECK_EQ_I(a, b, what) check_eq_i((long long) (a), (long long) (b), (what), __FILE__, __LINE__)
 #define CHECK_EQ_U(a, b, what) \
 	check_eq_u((unsigned long long) (a), (unsigned long long) (b), (what), __FILE__, __LINE__)
+
+/*
+ * Count one comparison of an encoding (or a state) got with the one
+ * wanted; when they differ, print the first field that does (see
+ * diff_encodings) after the description.
+ */
+extern int	check_same_enc(const uint8_t *got, size_t glen, const uint8_t *want, size_t wlen,
+						   const char *file, int line, const char *fmt,...);
+extern int	check_same_state(const lp_state *got, const lp_state *want,
+							 const char *file, int line, const char *fmt,...);
+
+#define CHECK_SAME_ENC(got, glen, want, wlen, ...) \
+	check_same_enc((got), (glen), (want), (wlen), __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_SAME_STATE(got, want, ...) \
+	check_same_state((got), (want), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Book-keeping of the test allocator; the block header records the size. */
 typedef struct test_heap
@@ -63,6 +79,9 @@ extern uint8_t *encode(const lp_state *st, size_t *len);
 /* Do two states encode to the same bytes? */
 extern int	same_state(const lp_state *a, const lp_state *b);
 
+/* The route of `key` in a state, NULL when absent (lp_route_find with its hash). */
+extern lp_route *find_route(const lp_state *st, const char *key, size_t keylen);
+
 /* Requests of one route of a state, 0 when absent. */
 extern uint64_t route_total(const lp_state *st, const char *key);
 
@@ -81,54 +100,9 @@ extern void b_head(bytes *b, uint64_t malformed, uint64_t nroutes);
 extern lp_state *gen_state(const lp_allocator *a, int64_t first, int64_t lines,
 						   int32_t routes, int64_t seed);
 
-/* The tests, one file per unit (test_<unit>.c); test_main.c runs them in this order. */
-extern void test_parse_fields(void);
-extern void test_parse_few(void);
-extern void test_parse_latency(void);
-extern void test_parse_utf8(void);
-extern void test_parse_differential(void);
-extern void test_ranks(void);
-extern void test_rank_views(void);
-extern void test_state_basic(void);
-extern void test_state_overflow(void);
-extern void test_state_growth(void);
-extern void test_state_dense(void);
-extern void test_state_dense_overflow(void);
-extern void test_state_batch(void);
-extern void test_state_pipelined(void);
-extern void test_state_deferred(void);
-extern void test_state_sorted(void);
-extern void test_pairs_sort(void);
-extern void test_state_keys(void);
-extern void test_state_key_eq(void);
-extern void test_state_merge(void);
-extern void test_arith_sums(void);
-extern void test_arith_misfits(void);
-extern void test_varint(void);
-extern void test_codec_known(void);
-extern void test_codec_roundtrip(void);
-extern void test_codec_corrupt(void);
-extern void test_hex(void);
-extern void test_tag(void);
-extern void test_codec_routes(void);
-extern void test_gen(void);
-extern void test_gen_formats(void);
-extern void test_ts_iso(void);
-extern void test_ts_iso_field(void);
-extern void test_ts_clf(void);
-extern void test_ts_calendar(void);
-extern void test_formats_table(void);
-extern void test_formats_combined(void);
-extern void test_formats_request_time(void);
-extern void test_formats_parsers(void);
-extern void test_formats_hostile(void);
-extern void test_formats_templates(void);
-extern void test_formats_options(void);
-extern void test_formats_fast_vs_ref(void);
-extern void test_hash_old_collisions(void);
-extern void test_hash_known_key(void);
-extern void test_hash_every_byte(void);
-extern void test_oom(void);
-extern void test_stats(void);
+/* The tests, one file per unit (test_<unit>.c), each named once in test_list.h. */
+#define TEST(file, name) extern void name(void);
+#include "test_list.h"
+#undef TEST
 
 #endif							/* TEST_HARNESS_H */

@@ -51,7 +51,7 @@ test_state_dense(void)
 		bad += lp_state_add(i % 2 ? half1 : half2, "/d", 2, v) != LP_OK;
 	}
 	CHECK_EQ_U(bad, 0, "every add succeeds");
-	r = lp_state_lookup(st, "/d", 2);
+	r = find_route(st, "/d", 2);
 	if (CHECK(r != NULL, "dense route"))
 	{
 		CHECK_EQ_U(r->hist.dense_cap, LP_DENSE_MAX, "dense array grew to its maximum");
@@ -66,8 +66,10 @@ test_state_dense(void)
 		{
 			if (!want[i])
 				continue;
-			if (pairs[n].value != (int64_t) i || pairs[n].count != want[i])
-				bad++;
+			if ((pairs[n].value != (int64_t) i || pairs[n].count != want[i]) && bad++ < 5)
+				CHECK(0, "sorted pair %u: expected value %u count %llu got value %lld count %llu",
+					  n, i, (unsigned long long) want[i], (long long) pairs[n].value,
+					  (unsigned long long) pairs[n].count);
 			n++;
 		}
 		CHECK_EQ_U(bad, 0, "dense + slots sorted pairs equal the reference");
@@ -76,7 +78,7 @@ test_state_dense(void)
 	CHECK_EQ_I(lp_state_merge(half1, half2), LP_OK, "merge halves");
 	CHECK_EQ_I(lp_encode(st, &a, 0, SIZE_MAX, &e1, &l1), LP_OK, "encode whole");
 	CHECK_EQ_I(lp_encode(half1, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "encode merged");
-	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "merged halves == whole, byte for byte");
+	CHECK_SAME_ENC(e2, l2, e1, l1, "merged halves == whole, byte for byte");
 	a.free(a.ctx, e1);
 	a.free(a.ctx, e2);
 	lp_state_free(half1);
@@ -84,7 +86,7 @@ test_state_dense(void)
 
 	/* outside the contract, refused cleanly: a zero count, a negative value */
 	{
-		lp_route   *rz = lp_state_lookup(st, "/d", 2);
+		lp_route   *rz = find_route(st, "/d", 2);
 		lp_hist		before = rz->hist;
 
 		CHECK_EQ_I(lp_hist_add(&st->alloc, &rz->hist, 5, 0), LP_OK, "zero count is a no-op");
@@ -97,7 +99,7 @@ test_state_dense(void)
 	/* a sparse route keeps to the slot table */
 	for (i = 0; i < 6; i++)
 		lp_state_add(st, "/sparse", 7, i * 500);
-	r = lp_state_lookup(st, "/sparse", 7);
+	r = find_route(st, "/sparse", 7);
 	CHECK(r && r->hist.dense == NULL && r->hist.used == 6, "few values: no dense array");
 
 	/*
@@ -113,17 +115,17 @@ test_state_dense(void)
 		bad = 0;
 		for (i = 0; i + 1 < need; i++)
 			bad += lp_state_add(st, "/rows", 5, 300) != LP_OK;
-		r = lp_state_lookup(st, "/rows", 5);
+		r = find_route(st, "/rows", 5);
 		CHECK(r && r->hist.dense_cap <= 300 && r->hist.hused == 1 && r->hist.total == need - 1,
 			  "rows rule: %u rows of 300 stay in the slot table", need - 1);
 		bad += lp_state_add(st, "/rows", 5, 300) != LP_OK;
-		r = lp_state_lookup(st, "/rows", 5);
+		r = find_route(st, "/rows", 5);
 		CHECK(r && r->hist.dense_cap == 512 && r->hist.hused == 0 && r->hist.dense[300] == need &&
 			  r->hist.used == 1 && r->hist.total == need,
 			  "rows rule: the %u-th row widens the array to 512, the count moved exactly", need);
 		for (i = 0; i < 10000; i++)
 			bad += lp_state_add(st, "/big", 4, LP_DENSE_ROWS_MAX) != LP_OK;
-		r = lp_state_lookup(st, "/big", 4);
+		r = find_route(st, "/big", 4);
 		CHECK(r && r->hist.dense_cap <= LP_DENSE_ROWS_MAX && r->hist.hused == 1 &&
 			  r->hist.total == 10000 && r->hist.used == 1,
 			  "rows rule: a value of LP_DENSE_ROWS_MAX never widens the array by rows");
@@ -140,7 +142,7 @@ test_state_dense(void)
 		for (k = 0; k < 64 && rc == LP_OK; k++)
 			rc = lp_state_add(st, "/grow", 5, k * 3);
 		s2 = st;
-		r2 = lp_state_lookup(s2, "/grow", 5);
+		r2 = find_route(s2, "/grow", 5);
 		if (CHECK(r2 != NULL, "grow route"))
 		{
 			lp_hist		before = r2->hist;
@@ -191,7 +193,7 @@ test_state_dense_overflow(void)
 	for (i = 0; i < 100; i++)
 		bad += lp_state_add(st, "/o", 2, i) != LP_OK;
 	CHECK_EQ_U(bad, 0, "overflow route: adds");
-	r = lp_state_lookup(st, "/o", 2);
+	r = find_route(st, "/o", 2);
 	if (!CHECK(r != NULL && r->hist.dense_cap >= 64, "overflow route has a dense array"))
 		return;
 	/* 1 + (2^32 - 1) passes a 32-bit slot */
@@ -207,9 +209,16 @@ test_state_dense_overflow(void)
 	CHECK_EQ_U(bad, 0, "adds after giving up");
 	CHECK_EQ_U(r->hist.dense_cap, 0, "no new dense array");
 	lp_hist_sorted(&r->hist, pairs);
-	for (i = 0; i < 100; i++)
-		bad += pairs[i].value != (int64_t) i || pairs[i].count != (i == 5 ? 2 + big : 2);
-	bad += pairs[100].value != 150 || pairs[100].count != 1;
+	for (i = 0; i <= 100; i++)
+	{
+		int64_t		v = i < 100 ? (int64_t) i : 150;
+		uint64_t	c = i == 5 ? 2 + big : i < 100 ? 2 : 1;
+
+		if ((pairs[i].value != v || pairs[i].count != c) && bad++ < 5)
+			CHECK(0, "sorted pair %u after giving up: expected value %lld count %llu got value %lld count %llu",
+				  i, (long long) v, (unsigned long long) c, (long long) pairs[i].value,
+				  (unsigned long long) pairs[i].count);
+	}
 	CHECK_EQ_U(bad, 0, "sorted pairs exact after giving up");
 
 	/* the encoding decodes into a state with the same bytes; no dense slot takes the big count */
@@ -218,7 +227,7 @@ test_state_dense_overflow(void)
 	back = lp_state_create(&a);
 	for (i = 0; i < 240; i++)
 		bad += lp_state_add(back, "/o", 2, i % 120) != LP_OK;
-	r = lp_state_lookup(back, "/o", 2);
+	r = find_route(back, "/o", 2);
 	CHECK(r != NULL && r->hist.dense_cap >= 64, "receiving route has an array");
 	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count into an array");
 	CHECK_EQ_U(r->hist.dense_cap, 0, "receiving array given up");
@@ -229,10 +238,10 @@ test_state_dense_overflow(void)
 	back = lp_state_create(&a);
 	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode big count");
 	CHECK_EQ_I(lp_encode(back, &a, 0, SIZE_MAX, &e2, &l2), LP_OK, "re-encode big count");
-	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "big count round trip, byte for byte");
+	CHECK_SAME_ENC(e2, l2, e1, l1, "big count round trip, byte for byte");
 	/* merge twice: the big count doubles, still exact */
 	CHECK_EQ_I(lp_decode_into(back, e1, l1), LP_OK, "decode again");
-	r = lp_state_lookup(back, "/o", 2);
+	r = find_route(back, "/o", 2);
 	lp_hist_sorted(&r->hist, pairs);
 	CHECK(pairs[5].value == 5 && pairs[5].count == 2 * (2 + big) && pairs[6].count == 4,
 		  "merged big counts exact");
@@ -285,15 +294,15 @@ test_state_batch(void)
 	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: decode allocates at most 4 blocks per route (%ld for 3 routes)",
 		  heap.nalloc - before);
 	e1 = encode(dec, &l1);
-	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: decoded state encodes to the same bytes");
+	CHECK_SAME_ENC(e1, l1, e0, l0, "batch: decoded state encodes to the same bytes");
 	g_alloc.free(g_alloc.ctx, e1);
-	r = lp_state_lookup(dec, "/body", 5);
+	r = find_route(dec, "/body", 5);
 	if (CHECK(r != NULL, "batch: /body decoded"))
 	{
 		CHECK_EQ_U(r->hist.dense_cap, 4096, "batch: /body dense array sized at once");
 		CHECK_EQ_U(r->hist.hused, 0, "batch: /body has nothing in slots");
 	}
-	r = lp_state_lookup(dec, "/tail", 5);
+	r = find_route(dec, "/tail", 5);
 	if (CHECK(r != NULL, "batch: /tail decoded"))
 	{
 		CHECK((uint64_t) r->hist.dense_cap <= (uint64_t) LP_DENSE_RATIO * r->hist.used,
@@ -309,7 +318,7 @@ test_state_batch(void)
 	CHECK(heap.nalloc - before <= 3 * 4 + 1, "batch: merge allocates at most 4 blocks per route (%ld for 3 routes)",
 		  heap.nalloc - before);
 	e1 = encode(mrg, &l1);
-	CHECK(l0 == l1 && memcmp(e0, e1, l0) == 0, "batch: merged state encodes to the same bytes");
+	CHECK_SAME_ENC(e1, l1, e0, l0, "batch: merged state encodes to the same bytes");
 	g_alloc.free(g_alloc.ctx, e1);
 
 	/* merging into a state that has other values of the same routes: exact union */
@@ -318,10 +327,10 @@ test_state_batch(void)
 		lp_state_add(acc, "/mix", 4, (int64_t) i * 5000);
 	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge into non-empty");
 	CHECK_EQ_I(lp_state_merge(acc, src), LP_OK, "batch: merge the same state again");
-	r = lp_state_lookup(acc, "/mix", 4);
+	r = find_route(acc, "/mix", 4);
 	if (CHECK(r != NULL, "batch: /mix merged"))
 	{
-		lp_route   *rs = lp_state_lookup(src, "/mix", 4);
+		lp_route   *rs = find_route(src, "/mix", 4);
 
 		CHECK_EQ_U(r->hist.total, 2 * rs->hist.total + 50, "batch: /mix total is the sum");
 		CHECK_EQ_U(r->hist.used, rs->hist.used + 49, "batch: /mix distinct values (value 0 shared)");
@@ -391,7 +400,7 @@ test_state_sorted(void)
 			sum += (uint64_t) v;
 		}
 		lp_state_add(st, "/s", 2, 1);	/* the route exists even for size 0 */
-		r = lp_state_lookup(st, "/s", 2);
+		r = find_route(st, "/s", 2);
 		out = malloc(sizeof(lp_pair) * (r->hist.used + 1));
 		sorted_hook_calls = 0;
 		lp_interrupt_hook = sorted_hook;
@@ -402,12 +411,13 @@ test_state_sorted(void)
 				  sorted_hook_calls);
 		for (i = 0; i < r->hist.used; i++)
 		{
-			if (i > 0 && out[i].value <= out[i - 1].value)
-				bad++;
+			if (i > 0 && out[i].value <= out[i - 1].value && bad++ < 5)
+				CHECK(0, "sorted pairs of %u values: pair %u value %lld after %lld",
+					  (unsigned) sizes[k], i, (long long) out[i].value, (long long) out[i - 1].value);
 			got += (uint64_t) out[i].value * out[i].count;
 		}
-		CHECK(bad == 0 && got == sum + 1, "sorted pairs: %u values ascending and complete",
-			  (unsigned) sizes[k]);
+		CHECK_EQ_U(bad, 0, "sorted pairs: values ascending");
+		CHECK_EQ_U(got, sum + 1, "sorted pairs: the sum of value times count is the sum of the values added");
 		free(out);
 		lp_state_free(st);
 	}

@@ -39,6 +39,62 @@ check_eq_u(unsigned long long got, unsigned long long want, const char *what,
 	return check_at(got == want, file, line, "%s: got %llu, want %llu", what, got, want);
 }
 
+/* A description formatted from fmt and ap, then ": " and the difference. */
+static int
+check_diff_v(const test_diff *d, const char *file, int line, const char *fmt, va_list ap)
+{
+	char		what[512];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return check_at(d->field == NULL, file, line, "%s: %s", what, diff_say(d));
+}
+
+/* See test_harness.h. */
+int
+check_same_enc(const uint8_t *got, size_t glen, const uint8_t *want, size_t wlen,
+			   const char *file, int line, const char *fmt,...)
+{
+	test_diff	d;
+	va_list		ap;
+	int			ok;
+
+	diff_init(&d);
+	if (!got || !want)
+		diff_text(&d, "encoding", got ? "(bytes)" : NULL, 7, want ? "(bytes)" : NULL, 7);
+	else
+		diff_encodings(&d, got, glen, want, wlen);
+	va_start(ap, fmt);
+	ok = check_diff_v(&d, file, line, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+/* See test_harness.h. */
+int
+check_same_state(const lp_state *got, const lp_state *want, const char *file, int line,
+				 const char *fmt,...)
+{
+	size_t		lg = 0,
+				lw = 0;
+	uint8_t    *eg = encode(got, &lg);
+	uint8_t    *ew = encode(want, &lw);
+	test_diff	d;
+	va_list		ap;
+	int			ok;
+
+	diff_init(&d);
+	if (!eg || !ew)
+		diff_text(&d, "encoding", eg ? "(bytes)" : NULL, 7, ew ? "(bytes)" : NULL, 7);
+	else
+		diff_encodings(&d, eg, lg, ew, lw);
+	g_alloc.free(g_alloc.ctx, eg);
+	g_alloc.free(g_alloc.ctx, ew);
+	va_start(ap, fmt);
+	ok = check_diff_v(&d, file, line, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
 /* Allocate from malloc unless the failure point is reached. */
 static void *
 heap_alloc(void *ctx, size_t size)
@@ -128,11 +184,18 @@ same_state(const lp_state *a, const lp_state *b)
 	return same;
 }
 
+/* The route of `key` in a state, NULL when absent (lp_route_find with its hash). */
+lp_route *
+find_route(const lp_state *st, const char *key, size_t keylen)
+{
+	return lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
+}
+
 /* Requests of one route of a state, 0 when absent. */
 uint64_t
 route_total(const lp_state *st, const char *key)
 {
-	lp_route   *r = lp_state_lookup(st, key, strlen(key));
+	lp_route   *r = find_route(st, key, strlen(key));
 
 	return r ? r->hist.total : 0;
 }
@@ -208,62 +271,83 @@ gen_state(const lp_allocator *a, int64_t first, int64_t lines, int32_t routes, i
 	return st;
 }
 
-int
-main(void)
+/* Every test, from test_list.h: its file and its function. */
+typedef struct test_entry
 {
-	heap_init(&g_heap, &g_alloc);
+	const char *file;			/* test/unit/<file>.c */
+	const char *name;			/* the function's name */
+	void		(*fn) (void);	/* the test */
+} test_entry;
 
-	test_parse_fields();
-	test_parse_few();
-	test_parse_latency();
-	test_parse_utf8();
-	test_parse_differential();
-	test_ranks();
-	test_rank_views();
-	test_state_basic();
-	test_state_overflow();
-	test_state_growth();
-	test_state_dense();
-	test_state_dense_overflow();
-	test_state_batch();
-	test_state_pipelined();
-	test_state_deferred();
-	test_state_sorted();
-	test_pairs_sort();
-	test_state_keys();
-	test_state_key_eq();
-	test_state_merge();
-	test_varint();
-	test_codec_known();
-	test_codec_roundtrip();
-	test_codec_corrupt();
-	test_hex();
-	test_tag();
-	test_codec_routes();
-	test_arith_sums();
-	test_arith_misfits();
-	test_gen();
-	test_gen_formats();
-	test_ts_iso();
-	test_ts_iso_field();
-	test_ts_clf();
-	test_ts_calendar();
-	test_formats_table();
-	test_formats_combined();
-	test_formats_request_time();
-	test_formats_parsers();
-	test_formats_hostile();
-	test_formats_templates();
-	test_formats_options();
-	test_formats_fast_vs_ref();
-	test_hash_old_collisions();
-	test_hash_known_key();
-	test_hash_every_byte();
-	test_oom();
-	test_stats();
+static const test_entry tests[] = {
+#define TEST(file, name) {#file, #name, name},
+#include "test_list.h"
+#undef TEST
+};
+
+#define NTESTS (sizeof(tests) / sizeof(tests[0]))
+
+/* Is test t selected by one of the names argv[1 .. argc)? (none: every test) */
+static int
+test_selected(const test_entry *t, int argc, char **argv)
+{
+	int			i;
+
+	if (argc < 2)
+		return 1;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], t->name) == 0 || strcmp(argv[i], t->file) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * test_units [NAME...]: run every test, or those whose function or file
+ * is a NAME (test_formats: every test of test_formats.c); --list prints
+ * them.  Ends with "N passed, N failed" (assertions) and exits 1 on a
+ * failure, 2 on a NAME that matches nothing.
+ */
+int
+main(int argc, char **argv)
+{
+	size_t		k;
+	int			i,
+				nrun = 0;
+
+	if (argc == 2 && strcmp(argv[1], "--list") == 0)
+	{
+		for (k = 0; k < NTESTS; k++)
+			printf("%-14s %s\n", tests[k].file, tests[k].name);
+		return 0;
+	}
+	for (i = 1; i < argc; i++)
+	{
+		int			found = 0;
+
+		for (k = 0; k < NTESTS; k++)
+			found |= strcmp(argv[i], tests[k].name) == 0 || strcmp(argv[i], tests[k].file) == 0;
+		if (!found)
+		{
+			fprintf(stderr, "no unit test or test file named \"%s\" (test_units --list names them)\n",
+					argv[i]);
+			return 2;
+		}
+	}
+
+	heap_init(&g_heap, &g_alloc);
+	for (k = 0; k < NTESTS; k++)
+	{
+		if (!test_selected(&tests[k], argc, argv))
+			continue;
+		if (argc > 1)
+			printf("%s (%s.c)\n", tests[k].name, tests[k].file);
+		tests[k].fn();
+		nrun++;
+	}
 
 	CHECK_EQ_I(g_heap.live, 0, "every block given back");
+	if (argc > 1)
+		printf("%d of %zu tests run\n", nrun, NTESTS);
 	printf("%ld passed, %ld failed\n", n_passed, n_failed);
 	return n_failed == 0 ? 0 : 1;
 }
-

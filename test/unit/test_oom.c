@@ -19,6 +19,7 @@ oom_run(oom_op op, test_heap *h, lp_allocator *a, const uint8_t *enc, size_t enc
 	lp_state   *src = NULL;
 	int			rc = LP_OK;
 	long		saved = h->fail_at;
+	const char *check;
 
 	*why = "";
 	/* preparation never fails */
@@ -95,7 +96,9 @@ oom_run(oom_op op, test_heap *h, lp_allocator *a, const uint8_t *enc, size_t enc
 		*why = "LP_OK after a failed allocation";
 	/* what is left, after a success or a failure, must still be a usable state */
 	h->fail_at = -1;
-	if (st)
+	if (st && (check = lp_state_check(st)) != NULL)
+		*why = check;			/* every invariant holds (lp_state_check) */
+	else if (st)
 	{
 		uint8_t    *out;
 		size_t		outlen;

@@ -43,7 +43,7 @@ test_state_deferred(void)
 	CHECK_EQ_I(lp_state_merge_any(part, viadec), LP_OK, "deferred: merge_any of a decoded state");
 	e1 = encode(viadef, &l1);
 	e2 = encode(part, &l2);
-	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "deferred: merged deferred == merged decoded, byte for byte");
+	CHECK_SAME_ENC(e1, l1, e2, l2, "deferred: merged deferred == merged decoded, byte for byte");
 	g_alloc.free(g_alloc.ctx, e1);
 	g_alloc.free(g_alloc.ctx, e2);
 
@@ -52,7 +52,7 @@ test_state_deferred(void)
 	CHECK(def->deferred == NULL, "deferred: nothing deferred after materializing");
 	CHECK_EQ_I(lp_state_materialize(def), LP_OK, "deferred: materialize again is a no-op");
 	e1 = encode(def, &l1);
-	CHECK(l1 == len && memcmp(e1, enc, len) == 0, "deferred: materialized state encodes to its input");
+	CHECK_SAME_ENC(e1, l1, enc, len, "deferred: materialized state encodes to its input");
 	g_alloc.free(g_alloc.ctx, e1);
 
 	/* a pending pipelined row blocks encoding until flushed */

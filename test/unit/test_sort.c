@@ -33,14 +33,18 @@ test_pairs_sort(void)
 			lp_pairs_sort_values(p, n, depths[d]);
 			for (i = 0; i < n; i++)
 			{
-				if (i > 0 && p[i].value <= p[i - 1].value)
-					bad++;
+				if (i > 0 && p[i].value <= p[i - 1].value && bad++ < 5)
+					CHECK(0, "pairs sort of %zu, depth limit %d: pair %zu value %lld after %lld",
+						  n, depths[d], i, (long long) p[i].value, (long long) p[i - 1].value);
 				got += (uint64_t) p[i].value ^ p[i].count;
 			}
-			bad += got != want;
+			if (got != want && bad++ < 5)
+				CHECK(0, "pairs sort of %zu, depth limit %d: the pairs changed (checksum expected %llx got %llx)",
+					  n, depths[d], (unsigned long long) want, (unsigned long long) got);
 			runs++;
 			free(p);
 		}
-	CHECK(bad == 0 && runs == 32, "pairs sort: 8 sizes x 4 depth limits (0 = heapsort) ascending, same pairs");
+	CHECK_EQ_I(bad, 0, "pairs sort: 8 sizes x 4 depth limits (0 = heapsort) ascending, same pairs");
+	CHECK_EQ_I(runs, 32, "pairs sort: every size and depth limit run");
 }
 

@@ -21,7 +21,7 @@ test_state_basic(void)
 	CHECK_EQ_I(lp_state_add(st, "/\xc3\xa9", 3, 1), LP_OK, "add UTF-8 route");
 	CHECK_EQ_I(st->nroutes, 5, "nroutes");
 
-	r = lp_state_lookup(st, "/b", 2);
+	r = find_route(st, "/b", 2);
 	if (CHECK(r != NULL, "lookup /b"))
 	{
 		CHECK_EQ_U(r->hist.total, 3, "/b total");
@@ -30,9 +30,9 @@ test_state_basic(void)
 		CHECK(pairs[0].value == 3 && pairs[0].count == 1 &&
 			  pairs[1].value == 7 && pairs[1].count == 2, "/b sorted pairs");
 	}
-	CHECK(lp_state_lookup(st, "/c", 2) == NULL, "lookup absent");
-	CHECK(lp_state_lookup(st, "/", 1) == NULL, "lookup a prefix");
-	CHECK(lp_state_lookup(st, "/b\0", 3) == NULL, "lookup with a NUL");
+	CHECK(find_route(st, "/c", 2) == NULL, "lookup absent");
+	CHECK(find_route(st, "/", 1) == NULL, "lookup a prefix");
+	CHECK(find_route(st, "/b\0", 3) == NULL, "lookup with a NUL");
 	CHECK_EQ_U(route_total(st, ""), 1, "empty route total");
 	CHECK_EQ_U(route_total(st, "/b/"), 1, "max value route total");
 
@@ -85,7 +85,7 @@ test_state_overflow(void)
 	CHECK_EQ_I(lp_state_add(a, "/o", 2, 2), LP_EOVERFLOW, "existing value overflow");
 	CHECK_EQ_I(lp_state_add(a, "/o", 2, 3), LP_EOVERFLOW, "new value overflow");
 	CHECK_EQ_U(route_total(a, "/o"), INT64_MAX, "total unchanged");
-	CHECK_EQ_U(lp_state_lookup(a, "/o", 2)->hist.used, 2, "no value added");
+	CHECK_EQ_U(find_route(a, "/o", 2)->hist.used, 2, "no value added");
 	CHECK_EQ_I(lp_state_add(a, "/other", 6, 3), LP_OK, "other routes still fine");
 
 	CHECK_EQ_I(lp_state_add(b, "/o", 2, 1), LP_OK, "one more");
@@ -134,23 +134,28 @@ test_state_growth(void)
 		int			n = snprintf(key, sizeof(key), "/g/%d", i);
 		uint64_t	want = 0;
 
-		r = lp_state_lookup(st, key, (size_t) n);
+		r = find_route(st, key, (size_t) n);
 		if (!r)
 		{
-			bad++;
+			if (bad++ < 5)
+				CHECK(0, "grown route %s: missing", key);
 			continue;
 		}
 		for (j = 0; j <= i % 7; j++)
 			want += j % 2 == 0 ? 2 : 1;
-		if (r->hist.total != want || r->hist.used != (uint32_t) (i % 7 + 1))
-			bad++;
+		if ((r->hist.total != want || r->hist.used != (uint32_t) (i % 7 + 1)) && bad++ < 5)
+			CHECK(0, "grown route %s: expected %llu requests of %d values got %llu of %u",
+				  key, (unsigned long long) want, i % 7 + 1,
+				  (unsigned long long) r->hist.total, r->hist.used);
 		lp_hist_sorted(&r->hist, pairs);
 		for (j = 0; j <= i % 7; j++)
-			if (pairs[j].value != i + j || pairs[j].count != (j % 2 == 0 ? 2u : 1u))
-				bad++;
+			if ((pairs[j].value != i + j || pairs[j].count != (j % 2 == 0 ? 2u : 1u)) && bad++ < 5)
+				CHECK(0, "grown route %s pair %d: expected value %d count %u got value %lld count %llu",
+					  key, j, i + j, j % 2 == 0 ? 2u : 1u, (long long) pairs[j].value,
+					  (unsigned long long) pairs[j].count);
 	}
 	CHECK_EQ_I(bad, 0, "every grown route exact");
-	r = lp_state_lookup(st, "/big", 4);
+	r = find_route(st, "/big", 4);
 	if (CHECK(r != NULL, "big route"))
 	{
 		CHECK_EQ_U(r->hist.used, nbig, "big route distinct values");
@@ -159,8 +164,10 @@ test_state_growth(void)
 			  "hist load factor <= 3/4");
 		lp_hist_sorted(&r->hist, pairs);
 		for (i = 0; i < nbig; i++)
-			if (pairs[i].value != (int64_t) i * 1000003 || pairs[i].count != 1)
-				bad++;
+			if ((pairs[i].value != (int64_t) i * 1000003 || pairs[i].count != 1) && bad++ < 5)
+				CHECK(0, "big route pair %d: expected value %lld count 1 got value %lld count %llu",
+					  i, (long long) i * 1000003, (long long) pairs[i].value,
+					  (unsigned long long) pairs[i].count);
 		CHECK_EQ_I(bad, 0, "big route sorted values");
 	}
 	free(pairs);
@@ -169,8 +176,9 @@ test_state_growth(void)
 	lp_state_sorted_routes(st, routes);
 	for (i = 1; i < (int) st->nroutes; i++)
 		if (lp_key_cmp(routes[i - 1]->key, routes[i - 1]->keylen,
-					   routes[i]->key, routes[i]->keylen) >= 0)
-			bad++;
+					   routes[i]->key, routes[i]->keylen) >= 0 && bad++ < 5)
+			CHECK(0, "sorted route %d: %s after %s", i, diff_q(routes[i]->key, routes[i]->keylen),
+				  diff_q(routes[i - 1]->key, routes[i - 1]->keylen));
 	CHECK_EQ_I(bad, 0, "sorted routes strictly ascending");
 	free(routes);
 	lp_state_free(st);
@@ -207,7 +215,7 @@ test_state_keys(void)
 		lp_route   *r;
 
 		memset(k, 'a' + (int) i, sizes[i]);
-		r = lp_state_lookup(st, k, sizes[i]);
+		r = find_route(st, k, sizes[i]);
 		if (!r || r->keylen != sizes[i] || memcmp(r->key, k, sizes[i]) != 0 ||
 			r->hist.total != 1)
 			bad++;
@@ -248,7 +256,8 @@ test_state_key_eq(void)
 
 		for (i = 0; i < n; i++)
 			a[i] = b[i] = (char) ('a' + (i * 7 + n) % 26);
-		bad += lp_key_eq(a, b, n) != 1;
+		if (lp_key_eq(a, b, n) != 1 && bad++ < 5)
+			CHECK(0, "lp_key_eq of %zu equal bytes: expected 1 got 0", n);
 		checks++;
 		for (pos = 0; pos < n; pos++)
 		{
@@ -257,13 +266,16 @@ test_state_key_eq(void)
 			for (bit = 0; bit < 8; bit++)
 			{
 				b[pos] = (char) (a[pos] ^ (1 << bit));
-				bad += lp_key_eq(a, b, n) != (memcmp(a, b, n) == 0);
-				bad += lp_key_eq(b, a, n) != 0;
+				if ((lp_key_eq(a, b, n) != (memcmp(a, b, n) == 0) || lp_key_eq(b, a, n) != 0) &&
+					bad++ < 5)
+					CHECK(0, "lp_key_eq of %zu bytes, bit %u of byte %zu changed: expected 0 got %d and %d",
+						  n, bit, pos, lp_key_eq(a, b, n), lp_key_eq(b, a, n));
 				checks += 2;
 			}
 			b[pos] = a[pos];
 		}
-		bad += lp_key_eq(a, b, n) != 1;
+		if (lp_key_eq(a, b, n) != 1 && bad++ < 5)
+			CHECK(0, "lp_key_eq of %zu equal bytes, once restored: expected 1 got 0", n);
 		free(a);
 		free(b);
 	}
@@ -307,10 +319,10 @@ test_state_merge(void)
 	CHECK_EQ_I(lp_state_merge(m, e), LP_OK, "merge empty");
 	CHECK(!same_state(m, whole), "two parts differ from the whole");
 	CHECK_EQ_I(lp_state_merge(m, p2), LP_OK, "merge p2");
-	CHECK(same_state(m, whole), "merge of parts == whole");
+	CHECK_SAME_STATE(m, whole, "merge of parts == whole");
 	CHECK_EQ_U(m->malformed, 5, "merged malformed count");
 	CHECK_EQ_I(lp_state_merge(e, whole), LP_OK, "merge into empty");
-	CHECK(same_state(e, whole), "merge into empty == copy");
+	CHECK_SAME_STATE(e, whole, "merge into empty == copy");
 	CHECK_EQ_U(route_total(whole, "/api/v1/resource0/items"),
 			   route_total(p1, "/api/v1/resource0/items") +
 			   route_total(p2, "/api/v1/resource0/items") +
@@ -382,7 +394,7 @@ test_state_pipelined(void)
 	CHECK(now->nroutes > 1000 && pip->nroutes == now->nroutes, "pipelined: route tables grew alike");
 	e1 = encode(now, &l1);
 	e2 = encode(pip, &l2);
-	CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0, "pipelined: same encoding as row-by-row adds");
+	CHECK_SAME_ENC(e2, l2, e1, l1, "pipelined: same encoding as row-by-row adds");
 	g_alloc.free(g_alloc.ctx, e1);
 	g_alloc.free(g_alloc.ctx, e2);
 
@@ -392,7 +404,7 @@ test_state_pipelined(void)
 	for (i = 0; i < 40; i++)
 		bad += lp_state_add_pipelined(pip, "/max", 4, i) != LP_OK;
 	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush /max");
-	r = lp_state_lookup(pip, "/max", 4);
+	r = find_route(pip, "/max", 4);
 	if (CHECK(r != NULL && r->hist.dense_cap > 5, "pipelined: /max has a dense array"))
 	{
 		uint64_t	before = r->hist.total;
@@ -402,7 +414,7 @@ test_state_pipelined(void)
 			bad += lp_state_add_pipelined(pip, "/max", 4, 5) != LP_OK;
 		bad += lp_state_add_pipelined(pip, "/max", 4, 7) != LP_OK;
 		CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush past 2^32");
-		r = lp_state_lookup(pip, "/max", 4);
+		r = find_route(pip, "/max", 4);
 		CHECK(r && r->hist.total == before + UINT32_MAX - 3 + 5 && r->hist.dense_cap == 0,
 			  "pipelined: count past 2^32 - 1 kept exactly, array given up");
 		if (r)
@@ -422,3 +434,114 @@ test_state_pipelined(void)
 	CHECK_EQ_I(heap.live, 0, "pipelined test frees everything");
 }
 
+
+/* Does lp_state_check name a broken invariant with a message containing `want`? */
+static void
+check_caught(const lp_state *st, const char *want, const char *what)
+{
+	const char *why = lp_state_check(st);
+
+	CHECK(why != NULL && strstr(why, want) != NULL, "lp_state_check catches %s: expected \"%s\" got %s",
+		  what, want, why ? diff_q(why, strlen(why)) : "NULL (no broken invariant found)");
+}
+
+/*
+ * The state checker itself: a sound state passes, and each invariant,
+ * broken on purpose (and mended again), is named.  Without this a checker
+ * that never finds anything would look like one that always passes.
+ */
+void
+test_state_check(void)
+{
+	lp_state   *st = gen_state(&g_alloc, 0, 20000, 300, 9);
+	lp_route   *r = NULL,
+			   *moved = NULL;
+	lp_hist		fake;
+	uint32_t	i,
+				j,
+				k;
+	const char *why;
+
+	lp_state_add(st, "/dense", 6, 3);
+	for (i = 0; i < 400; i++)
+		lp_state_add(st, "/dense", 6, i % 100);
+	why = lp_state_check(st);
+	CHECK(why == NULL, "a generated state passes lp_state_check: %s", why ? why : "");
+
+	r = find_route(st, "/dense", 6);
+	if (!CHECK(r != NULL && r->hist.dense_cap > 0, "a route with a dense array"))
+		return;
+
+	/* counts: the table's, and a histogram's */
+	st->nroutes++;
+	check_caught(st, "nroutes", "a route counted twice");
+	st->nroutes--;
+	r->hist.total++;
+	check_caught(st, "total", "a total past the counts");
+	r->hist.total--;
+	r->hist.used--;
+	check_caught(st, "used", "a distinct value not counted");
+	r->hist.used++;
+	r->hist.dense[7]++;
+	check_caught(st, "total", "a dense count that the total misses");
+	r->hist.dense[7]--;
+
+	/* the hash and the probe chains */
+	r->hash ^= 1;
+	check_caught(st, "hash", "a stored hash that is not the key's");
+	r->hash ^= 1;
+	for (i = 0; i <= st->mask && !moved; i++)
+	{
+		/* a route whose slot is followed by an empty one, which is followed by an empty one */
+		j = (i + 1) & st->mask;
+		k = (i + 2) & st->mask;
+		if (st->routes[i].key && !st->routes[j].key && !st->routes[k].key &&
+			((uint32_t) st->routes[i].hash & st->mask) == i)
+			moved = &st->routes[i];
+	}
+	if (CHECK(moved != NULL, "a route at its home slot with two empty slots after it"))
+	{
+		lp_route	save;
+
+		i = (uint32_t) (moved - st->routes);
+		j = (i + 1) & st->mask;
+		k = (i + 2) & st->mask;
+		/* a copy right after it: the same key twice */
+		st->routes[j] = *moved;
+		st->nroutes++;
+		check_caught(st, "in slots", "a key in two slots");
+		memset(&st->routes[j], 0, sizeof(lp_route));
+		st->nroutes--;
+		/* moved past an empty slot: a probe from its home slot stops before it */
+		save = *moved;
+		st->routes[k] = save;
+		memset(moved, 0, sizeof(lp_route));
+		check_caught(st, "empty slot", "a route a probe cannot reach");
+		*moved = save;
+		memset(&st->routes[k], 0, sizeof(lp_route));
+	}
+
+	/* a value in the slot table that belongs in the dense array */
+	for (i = 0; i <= r->hist.mask && r->hist.slots[i].count; i++)
+		;
+	r->hist.slots[i].value = 1;
+	r->hist.slots[i].count = 1;
+	r->hist.hused++;
+	r->hist.used++;
+	r->hist.total++;
+	check_caught(st, "belongs in the dense array", "a small value in the slot table");
+	r->hist.slots[i].count = 0;
+	r->hist.hused--;
+	r->hist.used--;
+	r->hist.total--;
+
+	/* a pending row that points at no route */
+	memset(&fake, 0, sizeof(fake));
+	st->pend = &fake;
+	check_caught(st, "pending row", "a pending row outside the table");
+	st->pend = NULL;
+
+	why = lp_state_check(st);
+	CHECK(why == NULL, "mended again, the state passes: %s", why ? why : "");
+	lp_state_free(st);
+}

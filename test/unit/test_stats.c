@@ -34,7 +34,7 @@ cmp_i64(const void *a, const void *b)
 }
 
 /* Random long-tailed routes: every walk against the sorted expansion. */
-static void
+void
 test_stats_random(void)
 {
 	uint64_t	x = 0x9E3779B97F4A7C15ULL;
@@ -59,6 +59,8 @@ test_stats_random(void)
 		uint64_t	counts[11];
 		lp_summary	s;
 		unsigned __int128 sum = 0;
+		test_diff	d;
+		char		name[64];
 
 		for (i = 0; i < n; i++)
 		{
@@ -85,21 +87,35 @@ test_stats_random(void)
 		}
 		lp_fractions_sort(fs, 9);
 		lp_view_fractions(&rv, fs, 9, ranks, out);
+		diff_init(&d);
 		for (k = 0; k < 9; k++)
-			if (out[k] != vals[lp_rank_fraction(n, fr[k])] ||
-				out[k] != lp_view_fraction(&rv, fr[k]))
-				bad++;
+		{
+			snprintf(name, sizeof(name), "lp_view_fractions at %g", fr[k]);
+			diff_i(&d, name, out[k], vals[lp_rank_fraction(n, fr[k])]);
+			snprintf(name, sizeof(name), "lp_view_fraction at %g", fr[k]);
+			diff_i(&d, name, lp_view_fraction(&rv, fr[k]), vals[lp_rank_fraction(n, fr[k])]);
+		}
 		for (k = -1; k < 400; k += 7)
 		{
 			uint64_t	w = 0;
 
 			for (i = 0; i < n; i++)
 				w += vals[i] <= k;
-			bad += lp_view_within(&rv, k) != w;
+			snprintf(name, sizeof(name), "lp_view_within %d ms", k);
+			diff_u(&d, name, lp_view_within(&rv, k), w);
 		}
 		lp_view_summary(&rv, &s);
-		bad += s.total != (uint64_t) n || s.min != vals[0] || s.max != vals[n - 1] || s.sum != sum;
-		bad += fabs(lp_summary_mean(&s) - (double) sum / n) > 1e-9 * ((double) sum / n);
+		diff_u(&d, "summary total", s.total, (uint64_t) n);
+		diff_i(&d, "summary min", s.min, vals[0]);
+		diff_i(&d, "summary max", s.max, vals[n - 1]);
+		diff_u(&d, "summary sum (low 64 bits)", (uint64_t) s.sum, (uint64_t) sum);
+		diff_u(&d, "summary sum (high 64 bits)", (uint64_t) (s.sum >> 64), (uint64_t) (sum >> 64));
+		if (fabs(lp_summary_mean(&s) - (double) sum / n) > 1e-9 * ((double) sum / n) &&
+			diff_note(&d, "summary mean"))
+		{
+			snprintf(d.got, sizeof(d.got), "%.17g", lp_summary_mean(&s));
+			snprintf(d.want, sizeof(d.want), "%.17g (within 1e-9)", (double) sum / n);
+		}
 		lp_view_buckets(&rv, bounds, 10, counts);
 		for (k = 0; k <= 10; k++)
 		{
@@ -107,8 +123,11 @@ test_stats_random(void)
 
 			for (i = 0; i < n; i++)
 				c += (k == 0 || vals[i] > bounds[k - 1]) && (k == 10 || vals[i] <= bounds[k]);
-			bad += counts[k] != c;
+			snprintf(name, sizeof(name), "bucket %d", k);
+			diff_u(&d, name, counts[k], c);
 		}
+		if (d.field && bad++ < 5)
+			CHECK(0, "random route of %d requests (round %d): %s", n, round, diff_say(&d));
 		g_alloc.free(g_alloc.ctx, enc);
 		lp_state_free(st);
 		free(vals);
@@ -117,7 +136,7 @@ test_stats_random(void)
 }
 
 /* Ranks where n*f is whole, the empty fraction list, huge counts and values, bounds. */
-static void
+void
 test_stats_edges(void)
 {
 	lp_state   *st = lp_state_create(&g_alloc);
@@ -181,7 +200,7 @@ test_stats_edges(void)
 }
 
 /* Folding every route into one. */
-static void
+void
 test_stats_fold(void)
 {
 	lp_state   *st = lp_state_create(&g_alloc);
@@ -204,7 +223,7 @@ test_stats_fold(void)
 	lp_state_add_malformed(want, 3);
 	enc = encode(st, &len);
 	CHECK_EQ_I(lp_state_fold(got, "*", 1, enc, len), LP_OK, "fold");
-	CHECK(same_state(got, want), "fold gives one route * with every value");
+	CHECK_SAME_STATE(got, want, "fold gives one route * with every value");
 	g_alloc.free(g_alloc.ctx, enc);
 	lp_state_free(got);
 
@@ -234,13 +253,4 @@ test_stats_fold(void)
 	lp_state_free(st);
 	lp_state_free(want);
 	lp_state_free(empty);
-}
-
-/* Every test of lp_stats.c. */
-void
-test_stats(void)
-{
-	test_stats_random();
-	test_stats_edges();
-	test_stats_fold();
 }

@@ -124,7 +124,7 @@ test_codec_routes(void)
 		size_t		ld;
 		uint8_t    *ed = encode(c, &ld);
 
-		CHECK(ld == lc && memcmp(ed, ec, lc) == 0, "merged routes equal the state built directly");
+		CHECK_SAME_ENC(ec, lc, ed, ld, "merged routes equal the state built directly");
 		g_alloc.free(g_alloc.ctx, ed);
 	}
 	g_alloc.free(g_alloc.ctx, ea);
