@@ -532,9 +532,9 @@ BEGIN
 	END IF;
 
 	-- the source: a table (or a partitioned table) with a text column of lines
-	SELECT c.relnamespace::regnamespace::name, c.relname, c.relkind, c.relpersistence
+	SELECT n.nspname, c.relname, c.relkind, c.relpersistence
 	  INTO nsp, relname, kind, persistence
-	  FROM pg_class c WHERE c.oid = source;
+	  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = source;
 	IF kind IS DISTINCT FROM 'r' AND kind IS DISTINCT FROM 'p' THEN
 		RAISE EXCEPTION '% is not a table', source
 			USING ERRCODE = '42809',
@@ -706,7 +706,8 @@ BEGIN
 		EXECUTE format('DROP TRIGGER %I ON %s', def.trigger_name, def.source);
 	ELSE
 		-- the source was dropped, and its trigger with it
-		fn := to_regprocedure(format('%I.%I()', (SELECT c.relnamespace::regnamespace::name FROM pg_class c
+		fn := to_regprocedure(format('%I.%I()', (SELECT n.nspname FROM pg_class c
+												   JOIN pg_namespace n ON n.oid = c.relnamespace
 												  WHERE c.oid = def.rollup), def.trigger_function));
 	END IF;
 	IF fn IS NOT NULL THEN
