@@ -9,6 +9,7 @@
 #   LP_ROLLUP_LINES=4000000          combined lines of the ingest run (one COPY)
 #   LP_ROLLUP_SIZES="400000 4000000" raw lines of the query run
 #   LP_BENCH_RUNS=3                  timed runs of each (rounds interleaved)
+#   LP_ROLLUP_PARTS="ingest query"   which parts to run
 #
 # Ingest: logp95_generate(N, 300, 1, 'combined') written to a file, then
 # COPY t(line) FROM that file into a fresh table, rounds interleaved over:
@@ -29,6 +30,7 @@ cd "$LP_ROOT"
 LINES=${LP_ROLLUP_LINES:-4000000}
 SIZES=${LP_ROLLUP_SIZES:-400000 4000000}
 RUNS=${LP_BENCH_RUNS:-3}
+PARTS=${LP_ROLLUP_PARTS:-ingest query}
 export PGOPTIONS="-c client_min_messages=warning"
 CONF=(shared_buffers=2GB work_mem=64MB jit=off max_parallel_workers_per_gather=0 huge_pages=off
 	max_wal_size=8GB checkpoint_timeout=1h)
@@ -69,6 +71,7 @@ timed() {
 }
 
 # ---- ingest ----
+bench_ingest() {
 FILE=$WORK/combined.log
 lp_say "writing $LINES combined lines to $FILE"
 chown postgres: "$WORK" 2>/dev/null || true
@@ -110,12 +113,16 @@ lp_psql -P footer=off <<-'EOF'
 	ORDER BY m.kind;
 EOF
 lp_psql -q -c "$CLEAN" -c "DROP TABLE IF EXISTS t CASCADE" >/dev/null
+rm -f "$FILE"
+}
 
 # ---- query: the last 6 hours ----
+bench_query() {
 : > "$WORK/query.tsv"
 for n in $SIZES; do
 	lp_say "query: $n lines"
 	lp_psql -q >/dev/null <<-EOF
+		SELECT logp95_rollup_drop(rollup) FROM logp95_rollups;
 		DROP TABLE IF EXISTS q CASCADE;
 		CREATE TABLE q(line text);
 		INSERT INTO q SELECT logp95_generate($n, 300, 42, 'combined');
@@ -156,6 +163,15 @@ lp_psql -P footer=off <<-'EOF'
 		round((r.ms / first_value(r.ms) OVER (ORDER BY r.size))::numeric, 2) AS rollup_x_smallest
 	FROM m r JOIN m w ON w.size = r.size AND w.kind = 'raw' WHERE r.kind = 'rollup' ORDER BY r.size;
 EOF
+}
+
+for part in $PARTS; do
+	case $part in
+		ingest) bench_ingest ;;
+		query) bench_query ;;
+		*) echo "unknown part '$part' in LP_ROLLUP_PARTS (ingest, query)" >&2; exit 2 ;;
+	esac
+done
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "output saved to $LOG"
