@@ -338,3 +338,406 @@ CREATE OR REPLACE AGGREGATE logp95_merge(logp95_state) (
 	MINITCOND = '\x010000',
 	PARALLEL = SAFE
 );
+
+-- ---------------------------------------------------------------------
+-- Continuous rollups (issue 25).
+-- ---------------------------------------------------------------------
+-- logp95_rollup_create(source, bucket) makes a table of one state per time
+-- bucket of a log table and keeps it exact at ingest: a statement-level
+-- AFTER INSERT trigger on the source aggregates the statement's new rows
+-- (its transition table) per bucket and upserts one row per touched bucket,
+-- in bucket order.  What is created belongs to the caller, not to the
+-- extension: the table, the trigger and a trigger function that is
+-- SECURITY DEFINER as the caller, so that a role allowed to insert into the
+-- source updates the rollup through it and can do nothing else with it.
+--
+-- Dynamic SQL: every statement these functions build names relations
+-- through regclass output or format's %I, and passes the format, options
+-- and bucket as literals quoted by %L; the trigger function's body is
+-- passed to CREATE FUNCTION as a %L literal too, so no text a caller gives
+-- can end a quote.  The functions themselves run as their caller (SECURITY
+-- INVOKER) with search_path pinned to pg_catalog, pg_temp, and name every
+-- object of the extension with its schema (docs/reliability.md).
+
+-- The definition of every rollup: what logp95_rollup_refresh, _state and
+-- _drop read, and what pg_dump keeps (a configuration table: its rows are
+-- dumped, the table itself comes with CREATE EXTENSION).
+CREATE TABLE logp95_rollups (
+	rollup regclass PRIMARY KEY,
+	source regclass NOT NULL,
+	bucket interval NOT NULL,
+	format text NOT NULL,
+	line_column name NOT NULL,
+	options text NOT NULL,
+	trigger_name name NOT NULL,
+	trigger_function name NOT NULL
+);
+
+COMMENT ON TABLE logp95_rollups IS
+'the continuous rollups of logp95_rollup_create: one row per rollup table (written by logp95_rollup_create and logp95_rollup_drop; a role may add or remove only the rows of rollup tables it owns)';
+COMMENT ON COLUMN logp95_rollups.rollup IS 'the rollup table (bucket timestamptz PRIMARY KEY, state logp95_state NOT NULL)';
+COMMENT ON COLUMN logp95_rollups.source IS 'the table of log lines it summarizes';
+COMMENT ON COLUMN logp95_rollups.bucket IS 'the width of a bucket, aligned on the Unix epoch in UTC';
+COMMENT ON COLUMN logp95_rollups.format IS 'the log format of the lines';
+COMMENT ON COLUMN logp95_rollups.line_column IS 'the column of the source that holds the lines';
+COMMENT ON COLUMN logp95_rollups.options IS 'the logp95_agg options as given (the rollup adds skip)';
+COMMENT ON COLUMN logp95_rollups.trigger_name IS 'the statement-level AFTER INSERT trigger on the source';
+COMMENT ON COLUMN logp95_rollups.trigger_function IS 'the trigger''s function, in the rollup''s schema';
+
+SELECT pg_catalog.pg_extension_config_dump('logp95_rollups', '');
+
+-- A row may be written only by a role with the rights of the owner of its
+-- rollup table (a superuser passes), so no role can add, change or remove
+-- the definition of another role's rollup; a row whose table is gone may
+-- be removed by anyone.  A row trigger rather than row-level security:
+-- pg_dump run by a role that is not a superuser stops at a table with
+-- row-level security (row_security = off), and it must dump this one.
+-- TRUNCATE is not granted.
+CREATE FUNCTION logp95_rollups_guard() RETURNS trigger
+LANGUAGE plpgsql SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	owner oid;
+BEGIN
+	IF TG_OP IN ('UPDATE', 'DELETE') THEN
+		SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = OLD.rollup;
+		IF FOUND AND NOT pg_has_role(current_user, owner, 'USAGE') THEN
+			RAISE EXCEPTION 'must be owner of table %', OLD.rollup
+				USING ERRCODE = '42501',
+					  DETAIL = 'Only the owner of a rollup table may change or remove its row of logp95_rollups.';
+		END IF;
+	END IF;
+	IF TG_OP IN ('INSERT', 'UPDATE') THEN
+		SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = NEW.rollup AND c.relkind = 'r';
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'relation % is not a table', NEW.rollup USING ERRCODE = '42809';
+		END IF;
+		IF NOT pg_has_role(current_user, owner, 'USAGE') THEN
+			RAISE EXCEPTION 'must be owner of table %', NEW.rollup
+				USING ERRCODE = '42501',
+					  DETAIL = 'Only the owner of a rollup table may add its row to logp95_rollups.';
+		END IF;
+	END IF;
+	RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollups_guard() IS
+'trigger of logp95_rollups: a row may be added, changed or removed only by a role with the rights of the owner of its rollup table';
+
+CREATE TRIGGER logp95_rollups_guard
+BEFORE INSERT OR UPDATE OR DELETE ON logp95_rollups
+FOR EACH ROW EXECUTE FUNCTION logp95_rollups_guard();
+
+GRANT SELECT, INSERT, DELETE ON logp95_rollups TO PUBLIC;
+
+-- The rollup's definition, or 22023 when the table is none.
+CREATE FUNCTION logp95_rollup_def(rollup regclass) RETURNS logp95_rollups
+LANGUAGE plpgsql STABLE STRICT SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	def @extschema@.logp95_rollups;
+BEGIN
+	SELECT * INTO def FROM @extschema@.logp95_rollups r WHERE r.rollup = logp95_rollup_def.rollup;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation % is not a logp95 rollup', rollup
+			USING ERRCODE = '22023',
+				  HINT = 'Rollups are made by logp95_rollup_create and listed in logp95_rollups.';
+	END IF;
+	RETURN def;
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_def(regclass) IS
+'the row of logp95_rollups of a rollup table (22023 when the table is not a rollup)';
+
+-- Bounds of logp95_rollup_refresh and logp95_rollup_state: NULL, or a
+-- finite time that is not a bucket edge, is 22023; -infinity and infinity
+-- are edges (the bucket of lines without a time is -infinity).
+CREATE FUNCTION logp95_rollup_check_edge(def logp95_rollups, fname text, what text, t timestamptz)
+RETURNS void
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF t IS NULL THEN
+		RAISE EXCEPTION '% bound "%" must not be null', fname, what USING ERRCODE = '22023';
+	END IF;
+	IF isfinite(t) AND date_bin(def.bucket, t, timestamptz 'epoch') <> t THEN
+		RAISE EXCEPTION '% bound "%" is not on a bucket edge of %', fname, what, def.rollup
+			USING ERRCODE = '22023',
+				  DETAIL = format('Buckets are %s wide, aligned on the Unix epoch in UTC; the bucket holding %s starts at %s.',
+								  def.bucket, t, date_bin(def.bucket, t, timestamptz 'epoch')),
+				  HINT = format('Use date_bin(%L, t, ''epoch'') for a bound, or -infinity and infinity.', def.bucket);
+	END IF;
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_check_edge(logp95_rollups, text, text, timestamptz) IS
+'22023 unless a bound of a rollup''s range is a bucket edge (or -infinity or infinity)';
+
+-- The query that aggregates the lines of relation `rel` (a source, or the
+-- transition table of the trigger) into the (bucket, state) rows of a
+-- rollup: date_bin in UTC, lines without a time in -infinity, malformed
+-- lines counted (skip added to the options).  With `ranged`, only the
+-- buckets in [$1, $2), found through the lines' times (an expression index
+-- on logp95_line_time(line, format) serves it).
+CREATE FUNCTION logp95_rollup_query(def logp95_rollups, rel text, ranged bool)
+RETURNS text
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_extension e WHERE e.extname = 'logp95');
+	opts text := CASE WHEN btrim(def.options, E' \t') = '' THEN 'skip' ELSE 'skip,' || def.options END;
+	t text := format('%s.logp95_line_time(l.%I, %L)', ext, def.line_column, def.format);
+BEGIN
+	RETURN format('SELECT COALESCE(pg_catalog.date_bin(%L::pg_catalog.interval, %s, %L::pg_catalog.timestamptz), %L::pg_catalog.timestamptz) AS bucket, '
+				  '%s.logp95_agg(l.%I, %L, %L) AS state FROM %s l WHERE l.%I IS NOT NULL',
+				  def.bucket, t, 'epoch', '-infinity',
+				  ext, def.line_column, def.format, opts, rel, def.line_column)
+		|| CASE WHEN ranged THEN
+			format(' AND (%1$s >= $1 AND %1$s < $2 OR %1$s IS NULL AND $1 = %2$L::pg_catalog.timestamptz)', t, '-infinity')
+		   ELSE '' END
+		|| ' GROUP BY 1';
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_query(logp95_rollups, text, bool) IS
+'the query that aggregates the lines of a relation into the (bucket, state) rows of a rollup (used by logp95_rollup_create and logp95_rollup_refresh)';
+
+CREATE FUNCTION logp95_rollup_create(source regclass, bucket interval,
+									 format text DEFAULT 'default',
+									 line_column name DEFAULT 'line',
+									 options text DEFAULT '')
+RETURNS regclass
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_extension e WHERE e.extname = 'logp95');
+	opts text := COALESCE(options, '');
+	us bigint;
+	label text;
+	nsp name;
+	relname name;
+	kind "char";
+	persistence "char";
+	typ regtype;
+	base text;
+	tbl name;
+	fn name;
+	rollup regclass;
+	def @extschema@.logp95_rollups;
+	body text;
+BEGIN
+	IF source IS NULL OR bucket IS NULL OR format IS NULL OR line_column IS NULL THEN
+		RAISE EXCEPTION 'source, bucket, format and line_column of logp95_rollup_create must not be null'
+			USING ERRCODE = '22004';
+	END IF;
+
+	-- the bucket: a positive, finite length of time (date_bin's rule)
+	IF bucket::text IN ('infinity', '-infinity') THEN
+		RAISE EXCEPTION 'bucket interval % is not finite', bucket USING ERRCODE = '22023';
+	END IF;
+	IF extract(year FROM bucket) <> 0 OR extract(month FROM bucket) <> 0 THEN
+		RAISE EXCEPTION 'bucket interval % has months or years', bucket
+			USING ERRCODE = '22023',
+				  DETAIL = 'Buckets are binned by date_bin, which cannot take intervals containing months or years: a bucket has one fixed length.',
+				  HINT = 'Use days, hours, minutes or seconds, as in ''1 day'' or ''5 minutes''.';
+	END IF;
+	us := (extract(epoch FROM bucket) * 1000000)::bigint;
+	IF us <= 0 THEN
+		RAISE EXCEPTION 'bucket interval % is not positive', bucket USING ERRCODE = '22023';
+	END IF;
+
+	-- the source: a table (or a partitioned table) with a text column of lines
+	SELECT n.nspname, c.relname, c.relkind, c.relpersistence
+	  INTO nsp, relname, kind, persistence
+	  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = source;
+	IF kind IS DISTINCT FROM 'r' AND kind IS DISTINCT FROM 'p' THEN
+		RAISE EXCEPTION '% is not a table', source
+			USING ERRCODE = '42809',
+				  DETAIL = 'A rollup is kept by a trigger on a table or a partitioned table.';
+	END IF;
+	IF persistence = 't' THEN
+		RAISE EXCEPTION 'cannot make a rollup of temporary table %', source USING ERRCODE = '0A000';
+	END IF;
+	SELECT a.atttypid::regtype INTO typ
+	  FROM pg_attribute a
+	 WHERE a.attrelid = source AND a.attname = line_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', line_column, source USING ERRCODE = '42703';
+	END IF;
+	IF typ NOT IN ('text'::regtype, 'character varying'::regtype) THEN
+		RAISE EXCEPTION 'column "%" of relation % is of type %, not text', line_column, source, typ
+			USING ERRCODE = '42804';
+	END IF;
+
+	-- the format and the options, checked by the aggregate itself (22023);
+	-- a rollup counts malformed lines, so that no line can make an INSERT
+	-- or COPY into the source fail
+	IF 'error' = ANY (SELECT btrim(w, E' \t') FROM regexp_split_to_table(opts, ',') w) THEN
+		RAISE EXCEPTION 'logp95_rollup_create does not take the option "error"'
+			USING ERRCODE = '22023',
+				  DETAIL = 'A rollup counts malformed lines (the option skip), so that no line can make an INSERT or COPY into its source fail.',
+				  HINT = 'Read the malformed count with logp95_malformed.';
+	END IF;
+	PERFORM @extschema@.logp95_line_time('', format);
+	PERFORM @extschema@.logp95_agg(l, format,
+								   CASE WHEN btrim(opts, E' \t') = '' THEN 'skip' ELSE 'skip,' || opts END)
+	   FROM (VALUES (''::text)) v(l);
+
+	-- names: <source>_rollup_<bucket> and its _trigger function, the
+	-- source's name shortened (by whole characters) to fit NAMEDATALEN
+	label := CASE WHEN us % 86400000000 = 0 THEN (us / 86400000000) || 'd'
+				  WHEN us % 3600000000 = 0 THEN (us / 3600000000) || 'h'
+				  WHEN us % 60000000 = 0 THEN (us / 60000000) || 'min'
+				  WHEN us % 1000000 = 0 THEN (us / 1000000) || 's'
+				  WHEN us % 1000 = 0 THEN (us / 1000) || 'ms'
+				  ELSE us || 'us' END;
+	base := relname;
+	WHILE octet_length(base || '_rollup_' || label || '_trigger') > 63 LOOP
+		base := left(base, -1);
+	END LOOP;
+	tbl := base || '_rollup_' || label;
+	fn := tbl || '_trigger';
+
+	EXECUTE format('CREATE TABLE %I.%I (bucket timestamptz PRIMARY KEY, state %s.logp95_state NOT NULL)',
+				   nsp, tbl, ext);
+	rollup := format('%I.%I', nsp, tbl)::regclass;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', rollup,
+				   format('logp95 rollup of %s: the state of the lines of each %s bucket (logp95_rollup_create)',
+						  source, bucket));
+	def := ROW(rollup, source, bucket, format, line_column, opts, tbl, fn);
+
+	-- the trigger function: as the caller (SECURITY DEFINER), one upsert of
+	-- the statement's buckets in bucket order, so that concurrent
+	-- statements lock rollup rows in one order and never deadlock
+	body := format(E'BEGIN\n'
+				   '\tINSERT INTO %s AS r (bucket, state)\n'
+				   '\tSELECT g.bucket, g.state FROM (%s) g ORDER BY g.bucket\n'
+				   '\tON CONFLICT (bucket) DO UPDATE SET state = %s.logp95_merge(r.state, excluded.state);\n'
+				   '\tRETURN NULL;\nEND',
+				   rollup, @extschema@.logp95_rollup_query(def, 'logp95_new_rows', false), ext);
+	EXECUTE format('CREATE FUNCTION %I.%I() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER '
+				   'SET search_path = pg_catalog, pg_temp AS %L', nsp, fn, body);
+	EXECUTE format('REVOKE ALL ON FUNCTION %I.%I() FROM PUBLIC', nsp, fn);
+	EXECUTE format('COMMENT ON FUNCTION %I.%I() IS %L', nsp, fn,
+				   format('logp95 rollup trigger: adds the lines inserted into %s to %s (logp95_rollup_create)',
+						  source, rollup));
+	-- the WHEN clause makes the trigger depend on the rollup table: DROP
+	-- TABLE of the rollup alone is refused instead of leaving a trigger
+	-- that would make every insert into the source fail
+	EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %s REFERENCING NEW TABLE AS logp95_new_rows '
+				   'FOR EACH STATEMENT WHEN (%L::pg_catalog.regclass IS NOT NULL) EXECUTE FUNCTION %I.%I()',
+				   tbl, source, rollup, nsp, fn);
+
+	-- the lines already there (CREATE TRIGGER holds a lock that makes
+	-- inserts wait until this transaction ends, so none is missed or
+	-- counted twice)
+	EXECUTE format('INSERT INTO %s (bucket, state) SELECT g.bucket, g.state FROM (%s) g ORDER BY g.bucket',
+				   rollup, @extschema@.logp95_rollup_query(def, source::text, false));
+	INSERT INTO @extschema@.logp95_rollups SELECT def.*;
+	RETURN rollup;
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_create(regclass, interval, text, name, text) IS
+'create a table of one logp95_state per time bucket of a log table, filled from its lines and kept exact by a statement-level trigger on every later INSERT and COPY';
+
+CREATE FUNCTION logp95_rollup_refresh(rollup regclass, "from" timestamptz, "to" timestamptz)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	def @extschema@.logp95_rollups;
+	n bigint;
+BEGIN
+	IF rollup IS NULL THEN
+		RAISE EXCEPTION 'rollup of logp95_rollup_refresh must not be null' USING ERRCODE = '22004';
+	END IF;
+	def := @extschema@.logp95_rollup_def(rollup);
+	PERFORM @extschema@.logp95_rollup_check_edge(def, 'logp95_rollup_refresh', 'from', "from");
+	PERFORM @extschema@.logp95_rollup_check_edge(def, 'logp95_rollup_refresh', 'to', "to");
+	IF "from" > "to" THEN
+		RAISE EXCEPTION 'lower bound % of logp95_rollup_refresh is after upper bound %', "from", "to"
+			USING ERRCODE = '22023';
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = def.source) THEN
+		RAISE EXCEPTION 'source table of rollup % no longer exists', rollup USING ERRCODE = '22023';
+	END IF;
+	-- inserts into the source wait until this transaction ends, and so do
+	-- other refreshes: the range is recomputed from every line in it
+	EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', def.source);
+	EXECUTE format('DELETE FROM %s WHERE bucket >= $1 AND bucket < $2', rollup) USING "from", "to";
+	EXECUTE format('INSERT INTO %s (bucket, state) SELECT g.bucket, g.state FROM (%s) g ORDER BY g.bucket',
+				   rollup, @extschema@.logp95_rollup_query(def, def.source::text, true))
+		USING "from", "to";
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN n;
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_refresh(regclass, timestamptz, timestamptz) IS
+'recompute the buckets of a rollup in [from, to) from the lines now in its source (the -infinity bucket of lines without a time when from is -infinity); returns the buckets written';
+
+CREATE FUNCTION logp95_rollup_state(rollup regclass, "from" timestamptz, "to" timestamptz)
+RETURNS logp95_state
+LANGUAGE plpgsql STABLE STRICT SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	def @extschema@.logp95_rollups := @extschema@.logp95_rollup_def(rollup);
+	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_extension e WHERE e.extname = 'logp95');
+	s @extschema@.logp95_state;
+BEGIN
+	PERFORM @extschema@.logp95_rollup_check_edge(def, 'logp95_rollup_state', 'from', "from");
+	PERFORM @extschema@.logp95_rollup_check_edge(def, 'logp95_rollup_state', 'to', "to");
+	IF "from" > "to" THEN
+		RAISE EXCEPTION 'lower bound % of logp95_rollup_state is after upper bound %', "from", "to"
+			USING ERRCODE = '22023';
+	END IF;
+	EXECUTE format('SELECT %s.logp95_merge(r.state) FROM %s r WHERE r.bucket >= $1 AND r.bucket < $2', ext, rollup)
+		INTO s USING "from", "to";
+	RETURN s;
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_state(regclass, timestamptz, timestamptz) IS
+'the exact union of the states of a rollup''s buckets in [from, to) (bounds on bucket edges, or -infinity and infinity)';
+
+CREATE FUNCTION logp95_rollup_drop(rollup regclass)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	def @extschema@.logp95_rollups := @extschema@.logp95_rollup_def(rollup);
+	fn regprocedure;
+BEGIN
+	-- the row first: only the rollup's owner may remove it (42501)
+	DELETE FROM @extschema@.logp95_rollups r WHERE r.rollup = def.rollup;
+	SELECT t.tgfoid::regprocedure INTO fn
+	  FROM pg_trigger t
+	 WHERE t.tgrelid = def.source AND t.tgname = def.trigger_name;
+	IF FOUND THEN
+		EXECUTE format('DROP TRIGGER %I ON %s', def.trigger_name, def.source);
+	ELSE
+		-- the source was dropped, and its trigger with it
+		fn := to_regprocedure(format('%I.%I()', (SELECT n.nspname FROM pg_class c
+												   JOIN pg_namespace n ON n.oid = c.relnamespace
+												  WHERE c.oid = def.rollup), def.trigger_function));
+	END IF;
+	IF fn IS NOT NULL THEN
+		EXECUTE format('DROP FUNCTION %s', fn);
+	END IF;
+	EXECUTE format('DROP TABLE %s', def.rollup);
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_drop(regclass) IS
+'drop a rollup: its trigger on the source, the trigger''s function, the rollup table and its row of logp95_rollups';

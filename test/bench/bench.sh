@@ -4,6 +4,9 @@
 #   sudo test/bench/bench.sh              # timings at 400,000 and 4,000,000 lines, targets
 #   sudo test/bench/bench.sh callgrind    # instructions per line under valgrind (50,000 lines)
 #   sudo test/bench/bench.sh profile      # perf record -g of the report query at 4,000,000 lines
+#   sudo test/bench/bench.sh rollup       # continuous rollups: COPY with and without one, and
+#                                         # the last 6 hours from a rollup against the raw lines
+#                                         # (test/bench/rollup.sh, its own settings there)
 #
 # Settings (environment):
 #   LP_BENCH_SIZES="400000 4000000"   line counts of the timing run
@@ -51,13 +54,15 @@ PROF_FORMAT=${LP_PROFILE_FORMAT:-default}
 ROUTES=300
 SEED=42
 
+# the rollup benchmark is a script of its own (its own cluster and settings)
+[ "$MODE" = rollup ] && exec bash "$LP_ROOT/test/bench/rollup.sh"
 case "$MODE" in
 	callgrind | profile) FORMATS="default $PROF_FORMAT" ;;
 esac
 case "$MODE" in
 	bench | callgrind | profile) ;;
 	*)
-		echo "usage: $0 [bench|callgrind|profile]" >&2
+		echo "usage: $0 [bench|callgrind|profile|rollup]" >&2
 		exit 2
 		;;
 esac
