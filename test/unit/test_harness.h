@@ -130,5 +130,6 @@ extern void test_hash_known_key(void);
 extern void test_hash_every_byte(void);
 extern void test_oom(void);
 extern void test_stats(void);
+extern void test_compare(void);
 
 #endif							/* TEST_HARNESS_H */

@@ -261,6 +261,7 @@ main(void)
 	test_hash_every_byte();
 	test_oom();
 	test_stats();
+	test_compare();
 
 	CHECK_EQ_I(g_heap.live, 0, "every block given back");
 	printf("%ld passed, %ld failed\n", n_passed, n_failed);
