@@ -4,6 +4,7 @@ MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
 	src/logp95_agg.o \
+	src/logp95_compare.o \
 	src/logp95_expanded.o \
 	src/logp95_gen.o \
 	src/logp95_io.o \
@@ -14,6 +15,7 @@ OBJS = \
 	src/logp95_ts.o \
 	src/lp_arith.o \
 	src/lp_codec.o \
+	src/lp_compare.o \
 	src/lp_common.o \
 	src/lp_formats.o \
 	src/lp_gen.o \

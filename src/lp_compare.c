@@ -330,9 +330,9 @@ lp_binom_sf(uint64_t k, uint64_t n, long double p, long double q)
 
 /* ---------- one route compared ---------- */
 
-/* The p95 of a route, by lp_rank.h's rule. */
-static int64_t
-lp_view_p95(const lp_route_view *rv)
+/* See lp_compare.h. */
+int64_t
+lp_compare_p95(const lp_route_view *rv)
 {
 	uint64_t	rank = lp_rank_pct(rv->total, 95);
 	int64_t		v;
@@ -359,8 +359,8 @@ lp_compare_views(const lp_route_view *before, const lp_route_view *after,
 
 	out->n_before = before->total;
 	out->n_after = after->total;
-	out->p95_before = lp_view_p95(before);
-	out->p95_after = lp_view_p95(after);
+	out->p95_before = lp_compare_p95(before);
+	out->p95_after = lp_compare_p95(after);
 	out->above = 0;
 
 	/* one merge walk of both routes' pairs in value order */

@@ -43,6 +43,9 @@ typedef struct lp_compare_row
 	double		tail_p_value;	/* P(Bin(n_after, 0.05) >= above), in [0, 1] */
 } lp_compare_row;
 
+/* The p95 of a checked route view: the value at rank lp_rank_pct(total, 95). */
+extern int64_t lp_compare_p95(const lp_route_view *rv);
+
 /*
  * Compare the routes `before` and `after` (checked views from
  * lp_reader_next, each with at least one request).  Walks each route's
