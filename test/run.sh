@@ -104,6 +104,8 @@ if [[ " $versions " == *" 15 "* ]]; then
 	# nginx, apache2, wrk, python3, installed without starting nginx's or
 	# apache's service on port 80
 	lp_apt_nostart nginx-light apache2 wrk python3
+	# scipy, the reference of test/t/070_compare_scipy.pl (logp95_compare)
+	lp_apt python3-scipy
 	# TAP tests (test/t/*.pl), each with the clusters it needs
 	lp_step "TAP tests on PostgreSQL 15" /tmp/logp95-tap-15.log bash test/prove.sh 15
 
