@@ -142,6 +142,42 @@ SELECT route, requests_before, requests_after, p95_before_ms, p95_after_ms, p95_
 FROM logp95_compare('\x0100010172010a0a808080808080808040',
                     '\x010001017202140a80808080808080804001808080808080808020');
 
+-- The recipe of docs/sre.md and the example of docs/reference.md, "which
+-- routes got slower after the 14:05 deploy", on a generated log moved to
+-- 13:00-15:10 UTC, in which after 14:05 every request of
+-- /api/v1/resource13 takes a fifth longer and 1 request in 25 of
+-- /static/app11.js a second longer (the same median, a fatter tail).
+CREATE TABLE access_log(line text);
+INSERT INTO access_log
+SELECT concat_ws(' ', to_char(ts, 'YYYY-MM-DD"T"HH24:MI:SS'), method, route,
+       CASE WHEN ts < '2026-11-07 14:05' THEN ms
+            WHEN route = '/api/v1/resource13' THEN ms * 6 / 5
+            WHEN route = '/static/app11.js' AND k % 25 = 0 THEN ms + 1000
+            ELSE ms END)
+FROM (SELECT split_part(line, ' ', 1)::timestamp + interval '13 hours' AS ts,
+             split_part(line, ' ', 2) AS method, split_part(line, ' ', 3) AS route,
+             split_part(line, ' ', 4)::bigint AS ms,
+             row_number() OVER (PARTITION BY split_part(line, ' ', 3) ORDER BY n) AS k
+      FROM logp95_generate(78000, 20, 7) WITH ORDINALITY AS g(line, n)) g;
+SELECT count(*) AS lines, min(logp95_line_time(line)) AT TIME ZONE 'UTC' AS first_utc,
+       max(logp95_line_time(line)) AT TIME ZONE 'UTC' AS last_utc
+FROM access_log;
+
+-- the recipe, as docs/sre.md gives it
+SELECT route, requests_before AS before, requests_after AS after,
+       p95_before_ms, p95_after_ms, round(slower_share::numeric, 3) AS slower_share,
+       to_char(p_value, '9.9EEEE') AS p_value, to_char(tail_p_value, '9.9EEEE') AS tail_p_value
+FROM logp95_compare(
+       (SELECT logp95_agg(line) FROM access_log
+         WHERE logp95_line_time(line) >= timestamptz '2026-11-07 13:05 UTC'
+           AND logp95_line_time(line) <  timestamptz '2026-11-07 14:05 UTC'),
+       (SELECT logp95_agg(line) FROM access_log
+         WHERE logp95_line_time(line) >= timestamptz '2026-11-07 14:05 UTC'
+           AND logp95_line_time(line) <  timestamptz '2026-11-07 15:05 UTC'))
+WHERE p_value < 0.001 OR tail_p_value < 0.001
+ORDER BY least(p_value, tail_p_value), route;
+DROP TABLE access_log;
+
 SELECT obj_description('logp95_compare(logp95_state, logp95_state)'::regprocedure, 'pg_proc') IS NOT NULL AS commented;
 
 DROP FUNCTION compare_close(float8, float8);
