@@ -147,6 +147,9 @@ FROM logp95_compare('\x0100010172010a0a808080808080808040',
 -- 13:00-15:10 UTC, in which after 14:05 every request of
 -- /api/v1/resource13 takes a fifth longer and 1 request in 25 of
 -- /static/app11.js a second longer (the same median, a fatter tail).
+-- A schema of its own: other tests leave a table access_log behind.
+CREATE SCHEMA compare_recipe;
+SET search_path = compare_recipe, public;
 CREATE TABLE access_log(line text);
 INSERT INTO access_log
 SELECT concat_ws(' ', to_char(ts, 'YYYY-MM-DD"T"HH24:MI:SS'), method, route,
@@ -177,6 +180,8 @@ FROM logp95_compare(
 WHERE p_value < 0.001 OR tail_p_value < 0.001
 ORDER BY least(p_value, tail_p_value), route;
 DROP TABLE access_log;
+RESET search_path;
+DROP SCHEMA compare_recipe;
 
 SELECT obj_description('logp95_compare(logp95_state, logp95_state)'::regprocedure, 'pg_proc') IS NOT NULL AS commented;
 
