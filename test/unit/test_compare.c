@@ -65,7 +65,7 @@ mwu_of(lp_mwu *m, const uint64_t (*g)[2], int n)
  * Hand-computed cases.  p-values: scipy 1.10
  * mannwhitneyu(after, before, method='asymptotic', use_continuity=True).
  */
-static void
+void
 test_compare_mwu(void)
 {
 	lp_mwu		m;
@@ -176,7 +176,7 @@ check_binom(uint64_t k, uint64_t n, double want, double rel)
  * (boost in doubles) matches to 1e-11 up to n = 10^9 and misses by 8e-8 at
  * 10^10 and 2 % at 10^16; extremes.
  */
-static void
+void
 test_compare_binom(void)
 {
 	/* by hand */
@@ -290,7 +290,7 @@ view_of(const int64_t *vals, int n, lp_route_view *rv)
  * the sorted sample, and the tail by summing the binomial terms from
  * lgamma (fine at these sizes).
  */
-static void
+void
 test_compare_random(void)
 {
 	uint64_t	x = 0x2545F4914F6CDD1DULL;
@@ -378,7 +378,7 @@ test_compare_random(void)
  * 10 ms before, 2^62 at 10 ms and 2^61 at 11 ms after (the pair walk and
  * the tail at n past 2^62).
  */
-static void
+void
 test_compare_huge_views(void)
 {
 	bytes		bb,
@@ -417,14 +417,4 @@ test_compare_huge_views(void)
 	CHECK_NEAR(row.slower_share, 2.0 / 3.0, 1e-15, "huge: slower_share");
 	CHECK_NEAR(row.p_value, 0.0, 0, "huge: p_value underflows to 0");
 	CHECK_NEAR(row.tail_p_value, 0.0, 0, "huge: tail_p_value underflows to 0");
-}
-
-/* The tests of lp_compare.c. */
-void
-test_compare(void)
-{
-	test_compare_mwu();
-	test_compare_binom();
-	test_compare_random();
-	test_compare_huge_views();
 }

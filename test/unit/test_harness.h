@@ -130,6 +130,9 @@ extern void test_hash_known_key(void);
 extern void test_hash_every_byte(void);
 extern void test_oom(void);
 extern void test_stats(void);
-extern void test_compare(void);
+extern void test_compare_mwu(void);
+extern void test_compare_binom(void);
+extern void test_compare_random(void);
+extern void test_compare_huge_views(void);
 
 #endif							/* TEST_HARNESS_H */

@@ -261,7 +261,10 @@ main(void)
 	test_hash_every_byte();
 	test_oom();
 	test_stats();
-	test_compare();
+	test_compare_mwu();
+	test_compare_binom();
+	test_compare_random();
+	test_compare_huge_views();
 
 	CHECK_EQ_I(g_heap.live, 0, "every block given back");
 	printf("%ld passed, %ld failed\n", n_passed, n_failed);
