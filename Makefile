@@ -4,6 +4,7 @@ MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
 	src/logp95_agg.o \
+	src/logp95_compare.o \
 	src/logp95_expanded.o \
 	src/logp95_gen.o \
 	src/logp95_io.o \
@@ -14,6 +15,7 @@ OBJS = \
 	src/logp95_ts.o \
 	src/lp_arith.o \
 	src/lp_codec.o \
+	src/lp_compare.o \
 	src/lp_common.o \
 	src/lp_format.o \
 	src/lp_formats.o \
@@ -37,7 +39,7 @@ DATA = logp95--1.0.sql logp95--1.0--1.1.sql logp95--1.1--1.2.sql
 PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous compare
 # make installcheck runs pg_regress alone; the server's TAP tests (on
 # PostgreSQL::Test::Cluster, one behaviour a file) run by make
 # prove_installcheck (below), the other layers by make -C test.

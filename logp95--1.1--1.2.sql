@@ -741,3 +741,21 @@ $$;
 
 COMMENT ON FUNCTION logp95_rollup_drop(regclass) IS
 'drop a rollup: its trigger on the source, the trigger''s function, the rollup table and its row of logp95_rollups';
+
+-- Comparing two states (issue 25).
+-- ---------------------------------------------------------------------
+-- "Which routes got slower after the deploy": per route of either state,
+-- in byte order of the route, both p95s and two tests computed from the
+-- exact histograms (src/lp_compare.c; docs/reference.md gives the
+-- definitions and their scipy equivalents).  A route on one side only has
+-- 0 requests on the other and NULL wherever both sides are needed.
+
+CREATE FUNCTION logp95_compare(before logp95_state, after logp95_state)
+RETURNS TABLE (route text, requests_before bigint, requests_after bigint,
+	p95_before_ms bigint, p95_after_ms bigint, p95_change_ms bigint,
+	slower_share float8, p_value float8, tail_p_value float8)
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+ROWS 300;
+
+COMMENT ON FUNCTION logp95_compare(logp95_state, logp95_state) IS
+'per route of either state: requests and p95 before and after, the share of (before, after) pairs where after is slower (ties half), the two-sided Mann-Whitney p-value (normal approximation, tie and continuity corrections) and the binomial p-value of the after-requests above the before p95';

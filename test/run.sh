@@ -153,6 +153,8 @@ if [[ " $versions " == *" 15 "* ]]; then
 		lp_regress "$LP_ROOT" 15
 		lp_cluster_stop
 
+		# scipy, the reference of test/t/070_compare_scipy.pl (logp95_compare)
+		lp_apt python3-scipy
 		# the server's TAP tests (test/t/*.pl, what make prove_installcheck
 		# runs), each with the clusters it needs, as postgres
 		lp_step "15: server TAP tests" /tmp/logp95-tap-15.log \
