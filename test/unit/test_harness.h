@@ -100,6 +100,7 @@ extern void test_state_deferred(void);
 extern void test_state_sorted(void);
 extern void test_pairs_sort(void);
 extern void test_state_keys(void);
+extern void test_state_key_blocks(void);
 extern void test_state_key_eq(void);
 extern void test_state_merge(void);
 extern void test_varint(void);

@@ -231,6 +231,7 @@ main(void)
 	test_state_sorted();
 	test_pairs_sort();
 	test_state_keys();
+	test_state_key_blocks();
 	test_state_key_eq();
 	test_state_merge();
 	test_varint();
