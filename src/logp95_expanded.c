@@ -53,6 +53,45 @@ logp95_expanded_flatten(ExpandedObjectHeader *eohptr,
 	memcpy(result, ex->flat, allocated_size);
 }
 
+/*
+ * The reset callback that marks an aggregate context as holding a "logp95
+ * states" context (its argument).  It does nothing: the aggregate
+ * context's reset or deletion deletes the shared context with it (children
+ * go first) and drops this callback from its list.
+ */
+static void
+logp95_states_mark(void *arg)
+{
+}
+
+/*
+ * The context shared by the running states of aggregate context `aggcxt`,
+ * made on its first state.  It is found again through the reset callbacks
+ * of `aggcxt` (its only list of per-context data): a callback whose
+ * function is logp95_states_mark holds it, allocated in `aggcxt` so that
+ * both go at its next reset.  The walk meets our callback first unless
+ * something else registers callbacks on an aggregate context, which core
+ * does not: a lookup is a few loads, done once a group.
+ */
+static MemoryContext
+logp95_states_context(MemoryContext aggcxt)
+{
+	MemoryContextCallback *cb;
+	MemoryContext cxt;
+
+	for (cb = aggcxt->reset_cbs; cb != NULL; cb = cb->next)
+	{
+		if (cb->func == logp95_states_mark)
+			return (MemoryContext) cb->arg;
+	}
+	cxt = AllocSetContextCreate(aggcxt, "logp95 states", ALLOCSET_DEFAULT_SIZES);
+	cb = MemoryContextAlloc(aggcxt, sizeof(MemoryContextCallback));
+	cb->func = logp95_states_mark;
+	cb->arg = cxt;
+	MemoryContextRegisterResetCallback(aggcxt, cb);
+	return cxt;
+}
+
 /* See logp95_expanded.h. */
 Logp95Expanded *
 logp95_expanded_new(MemoryContext parent, bool agg_owned)
@@ -61,8 +100,11 @@ logp95_expanded_new(MemoryContext parent, bool agg_owned)
 	Logp95Expanded *ex;
 	lp_allocator a;
 
-	cxt = AllocSetContextCreate(parent, "expanded logp95_state",
-								ALLOCSET_DEFAULT_SIZES);
+	if (agg_owned)
+		cxt = logp95_states_context(parent);
+	else
+		cxt = AllocSetContextCreate(parent, "expanded logp95_state",
+									ALLOCSET_DEFAULT_SIZES);
 	ex = MemoryContextAlloc(cxt, sizeof(Logp95Expanded));
 	EOH_init_header(&ex->hdr, &logp95_expanded_methods, cxt);
 	a = logp95_allocator(cxt);
