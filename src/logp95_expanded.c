@@ -30,12 +30,11 @@ logp95_expanded_flat_size(ExpandedObjectHeader *eohptr)
 
 	if (ex->flat == NULL)
 	{
-		lp_allocator a = logp95_allocator(ex->hdr.eoh_context);
 		uint8	   *buf;
 		size_t		len;
 
 		logp95_check(lp_state_flush(ex->st));
-		logp95_check(lp_encode(ex->st, &a, VARHDRSZ, MaxAllocSize, &buf, &len));
+		logp95_check(lp_encode(ex->st, &ex->flat_alloc, VARHDRSZ, MaxAllocSize, &buf, &len));
 		SET_VARSIZE(buf, VARHDRSZ + len);
 		ex->flat = (bytea *) buf;
 	}
@@ -112,8 +111,20 @@ logp95_expanded_new(MemoryContext parent, bool agg_owned)
 	if (ex->st == NULL)
 		logp95_check(LP_ENOMEM);
 	ex->flat = NULL;
+	ex->flat_alloc = logp95_allocator(cxt);
 	ex->agg_owned = agg_owned;
 	return ex;
+}
+
+/* See logp95_expanded.h. */
+void
+logp95_expanded_drop_flat(Logp95Expanded *ex)
+{
+	if (ex->flat != NULL)
+	{
+		ex->flat_alloc.free(ex->flat_alloc.ctx, ex->flat);
+		ex->flat = NULL;
+	}
 }
 
 /* See logp95_expanded.h. */
@@ -155,9 +166,5 @@ logp95_expanded_add(Logp95Expanded *ex, Datum d)
 		logp95_check(lp_decode_into(ex->st, (const uint8 *) VARDATA_ANY(flat),
 									VARSIZE_ANY_EXHDR(flat)));
 	}
-	if (ex->flat != NULL)
-	{
-		pfree(ex->flat);
-		ex->flat = NULL;
-	}
+	logp95_expanded_drop_flat(ex);
 }

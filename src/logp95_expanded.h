@@ -44,6 +44,9 @@ typedef struct Logp95Expanded
 	ExpandedObjectHeader hdr;	/* standard header; must come first */
 	lp_state   *st;				/* the state, allocated in hdr.eoh_context */
 	bytea	   *flat;			/* encoded copy, NULL when stale or not built */
+	lp_allocator flat_alloc;	/* where flat comes from (and goes back to):
+								 * made once, so that flattening at every row
+								 * (a running window frame) keeps nothing */
 	bool		agg_owned;		/* created by an aggregate support function
 								 * in its aggregate context's shared
 								 * context: the aggregate's own running
@@ -66,6 +69,9 @@ extern const ExpandedObjectMethods logp95_expanded_methods;
  * states share; otherwise into a child context of `parent` of its own.
  */
 extern Logp95Expanded *logp95_expanded_new(MemoryContext parent, bool agg_owned);
+
+/* Drop the cached flat form of `ex` (the state is about to change). */
+extern void logp95_expanded_drop_flat(Logp95Expanded *ex);
 
 /* The expanded logp95_state behind datum `d`, or NULL when `d` is flat. */
 extern Logp95Expanded *logp95_expanded_of(Datum d);
@@ -97,10 +103,7 @@ logp95_expanded_running(Datum d)
 	if (unlikely(ex->hdr.eoh_methods != &logp95_expanded_methods || !ex->agg_owned))
 		return NULL;
 	if (unlikely(ex->flat != NULL))
-	{
-		pfree(ex->flat);
-		ex->flat = NULL;
-	}
+		logp95_expanded_drop_flat(ex);
 	return ex;
 }
 
