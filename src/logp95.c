@@ -315,11 +315,22 @@ logp95_route_rows(FunctionCallInfo fcinfo, bytea *st, logp95_row_fn fill, void *
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	lp_reader	r;
 	lp_route_view rv;
+	MemoryContext rowcxt,
+				oldcxt;
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (rsinfo->setDesc->natts > LOGP95_ROW_MAX)
 		elog(ERROR, "logp95 result has %d columns, more than %d",
 			 rsinfo->setDesc->natts, LOGP95_ROW_MAX);
+
+	/*
+	 * Whatever a row allocates (its route as text, its arrays) goes into a
+	 * context reset once the row is in the tuplestore: the walk holds one
+	 * row at a time, not every route's (a row of logp95_percentiles holds
+	 * one value per fraction).
+	 */
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "logp95 result row",
+								   ALLOCSET_DEFAULT_SIZES);
 	logp95_reader_open(st, &r);
 	while (logp95_reader_next(&r, &rv))
 	{
@@ -327,8 +338,12 @@ logp95_route_rows(FunctionCallInfo fcinfo, bytea *st, logp95_row_fn fill, void *
 		bool		nulls[LOGP95_ROW_MAX];
 
 		memset(nulls, 0, sizeof(nulls));
+		oldcxt = MemoryContextSwitchTo(rowcxt);
 		fill(&rv, values, nulls, arg);
+		MemoryContextSwitchTo(oldcxt);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
 	return (Datum) 0;
 }
