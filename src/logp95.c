@@ -197,6 +197,12 @@ logp95_check(int rc)
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("logp95 request count is out of range for type bigint")));
 			break;
+		case LP_EMALFORMED_OVERFLOW:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("logp95 malformed line count is out of range for type bigint"),
+					 errdetail("The malformed lines of the states add up past 9223372036854775807.")));
+			break;
 		case LP_ETOOBIG:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

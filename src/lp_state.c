@@ -295,7 +295,7 @@ int
 lp_state_add_malformed(lp_state *st, uint64_t n)
 {
 	if (n > (uint64_t) INT64_MAX - st->malformed)
-		return LP_EOVERFLOW;
+		return LP_EMALFORMED_OVERFLOW;
 	st->malformed += n;
 	return LP_OK;
 }

@@ -57,7 +57,7 @@ test_state_basic(void)
 	CHECK_EQ_I(lp_state_add_malformed(st, 0), LP_OK, "add 0 malformed");
 	CHECK_EQ_U(st->malformed, 3, "malformed count");
 	CHECK_EQ_I(lp_state_add_malformed(st, (uint64_t) INT64_MAX - 3), LP_OK, "malformed to max");
-	CHECK_EQ_I(lp_state_add_malformed(st, 1), LP_EOVERFLOW, "malformed overflow");
+	CHECK_EQ_I(lp_state_add_malformed(st, 1), LP_EMALFORMED_OVERFLOW, "malformed overflow");
 	CHECK_EQ_U(st->malformed, (uint64_t) INT64_MAX, "malformed unchanged by overflow");
 
 	/* lp_key_cmp */
