@@ -35,7 +35,7 @@ DATA = logp95--1.0.sql logp95--1.0--1.1.sql logp95--1.1--1.2.sql
 PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch memory
 # TAP tests on PostgreSQL::Test::Cluster (test/prove.sh NN runs them as postgres)
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
