@@ -18,29 +18,21 @@ CREATE FUNCTION mem_backend() RETURNS bigint
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED AS $$
 	SELECT sum(total_bytes)::bigint FROM pg_backend_memory_contexts
 $$;
--- Counters of one plan node from EXPLAIN ANALYZE (JSON), by node type.
-CREATE FUNCTION plan_counter(query text, node text, counter text) RETURNS bigint
+-- The nodes of a query's plan, run (EXPLAIN ANALYZE, JSON), each once.
+CREATE FUNCTION plan_nodes(query text) RETURNS SETOF json
 LANGUAGE plpgsql AS $$
 DECLARE
 	plan json;
 	stack json[];
 	n json;
-	k json;
 BEGIN
 	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) ' || query INTO plan;
 	stack := ARRAY[plan -> 0 -> 'Plan'];
 	WHILE cardinality(stack) > 0 LOOP
 		n := stack[1];
-		stack := stack[2:];
-		IF n ->> 'Node Type' = node THEN
-			RETURN (n ->> counter)::bigint;
-		END IF;
-		FOR k IN SELECT * FROM json_array_elements(coalesce(n -> 'Plans', '[]'))
-		LOOP
-			stack := stack || k;
-		END LOOP;
+		stack := stack[2:] || ARRAY(SELECT json_array_elements(coalesce(n -> 'Plans', '[]')));
+		RETURN NEXT n;
 	END LOOP;
-	RETURN NULL;
 END
 $$;
 
@@ -51,7 +43,7 @@ CREATE TEMP TABLE minutes AS
   FROM generate_series(0, 19999) i;
 ANALYZE minutes;
 
--- ---------- hash aggregation: one context for every group's state ----------
+-- ---------- hash aggregation: one context for all the groups' states ----------
 -- Hash aggregation measures its memory (MemoryContextMemAllocated, every
 -- child context) at each new group: one context per group's state made
 -- that quadratic in the groups.  The states live in one context per
@@ -79,8 +71,8 @@ CREATE TEMP TABLE by_minute_hashed AS SELECT minute, logp95_agg(line) AS s FROM 
 -- spilling to disk (work_mem 64 kB: several batches, the states of each
 -- batch dropped with it): the same states
 SET work_mem = '64kB';
-SELECT plan_counter('SELECT minute, logp95_agg(line) FROM minutes GROUP BY minute',
-                    'Aggregate', 'HashAgg Batches') > 1 AS spilled;
+SELECT max((n ->> 'HashAgg Batches')::int) > 1 AS spilled
+FROM plan_nodes('SELECT minute, logp95_agg(line) FROM minutes GROUP BY minute') n;
 SELECT count(*) AS groups,
        count(*) FILTER (WHERE h.s::text = x.s::text) AS same_state
 FROM (SELECT minute, logp95_agg(line) AS s FROM minutes GROUP BY minute) x
@@ -101,19 +93,21 @@ CREATE TEMP TABLE by_set AS
   SELECT minute / 100 AS a, NULL::int AS b, 1 AS gr, logp95_agg(line) AS s FROM minutes GROUP BY 1
   UNION ALL SELECT NULL, minute % 7, 2, logp95_agg(line) FROM minutes GROUP BY 2
   UNION ALL SELECT NULL, NULL, 3, logp95_agg(line) FROM minutes;
+CREATE TEMP VIEW by_set_check AS
+  SELECT count(*) AS groups, count(*) FILTER (WHERE g.s::text = r.s::text) AS same_state
+  FROM (SELECT minute / 100 AS a, minute % 7 AS b, grouping(minute / 100, minute % 7) AS gr,
+               logp95_agg(line) AS s
+        FROM minutes GROUP BY GROUPING SETS ((minute / 100), (minute % 7), ())) g
+  JOIN by_set r ON g.gr = r.gr AND g.a IS NOT DISTINCT FROM r.a AND g.b IS NOT DISTINCT FROM r.b;
 SET enable_sort = off;
-SELECT count(*) AS groups, count(*) FILTER (WHERE g.s::text = r.s::text) AS same_state
-FROM (SELECT minute / 100 AS a, minute % 7 AS b, grouping(minute / 100, minute % 7) AS gr,
-             logp95_agg(line) AS s
-      FROM minutes GROUP BY GROUPING SETS ((minute / 100), (minute % 7), ())) g
-JOIN by_set r ON g.gr = r.gr AND g.a IS NOT DISTINCT FROM r.a AND g.b IS NOT DISTINCT FROM r.b;
+SELECT string_agg(n ->> 'Strategy', ',') AS strategy
+FROM plan_nodes('SELECT * FROM by_set_check') n WHERE n ->> 'Strategy' <> 'Plain';
+SELECT * FROM by_set_check;
 RESET enable_sort;
 SET enable_hashagg = off;
-SELECT count(*) AS groups, count(*) FILTER (WHERE g.s::text = r.s::text) AS same_state
-FROM (SELECT minute / 100 AS a, minute % 7 AS b, grouping(minute / 100, minute % 7) AS gr,
-             logp95_agg(line) AS s
-      FROM minutes GROUP BY GROUPING SETS ((minute / 100), (minute % 7), ())) g
-JOIN by_set r ON g.gr = r.gr AND g.a IS NOT DISTINCT FROM r.a AND g.b IS NOT DISTINCT FROM r.b;
+SELECT string_agg(n ->> 'Strategy', ',') AS strategy
+FROM plan_nodes('SELECT * FROM by_set_check') n WHERE n ->> 'Strategy' <> 'Plain';
+SELECT * FROM by_set_check;
 RESET enable_hashagg;
 
 -- ---------- sorted grouping and plain aggregation: the same states ----------
@@ -153,8 +147,8 @@ FROM (SELECT minute,
 
 -- ---------- set-returning walks: memory of one route at a time ----------
 -- logp95_percentiles of 200 routes x 50,000 fractions: a row of 400 kB per
--- route.  The backend's memory when the first row comes out (a subquery
--- per row) is bounded by one row, not by all of them (80 MB once).
+-- route.  The backend's memory when the first row comes out (read at that
+-- row) is bounded by one row, not by all of them (80 MB once).
 SET work_mem = '4MB';
 CREATE TEMP TABLE pst AS SELECT logp95_agg('r' || (i % 200), i % 1000) AS s FROM generate_series(1, 20000) i;
 SELECT count(*) AS routes,
