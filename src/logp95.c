@@ -197,6 +197,12 @@ logp95_check(int rc)
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("logp95 request count is out of range for type bigint")));
 			break;
+		case LP_EMALFORMED_OVERFLOW:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("logp95 malformed line count is out of range for type bigint"),
+					 errdetail("The malformed lines of the states add up past 9223372036854775807.")));
+			break;
 		case LP_ETOOBIG:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -315,11 +321,22 @@ logp95_route_rows(FunctionCallInfo fcinfo, bytea *st, logp95_row_fn fill, void *
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	lp_reader	r;
 	lp_route_view rv;
+	MemoryContext rowcxt,
+				oldcxt;
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (rsinfo->setDesc->natts > LOGP95_ROW_MAX)
 		elog(ERROR, "logp95 result has %d columns, more than %d",
 			 rsinfo->setDesc->natts, LOGP95_ROW_MAX);
+
+	/*
+	 * Whatever a row allocates (its route as text, its arrays) goes into a
+	 * context reset once the row is in the tuplestore: the walk holds one
+	 * row at a time, not every route's (a row of logp95_percentiles holds
+	 * one value per fraction).
+	 */
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "logp95 result row",
+								   ALLOCSET_DEFAULT_SIZES);
 	logp95_reader_open(st, &r);
 	while (logp95_reader_next(&r, &rv))
 	{
@@ -327,8 +344,12 @@ logp95_route_rows(FunctionCallInfo fcinfo, bytea *st, logp95_row_fn fill, void *
 		bool		nulls[LOGP95_ROW_MAX];
 
 		memset(nulls, 0, sizeof(nulls));
+		oldcxt = MemoryContextSwitchTo(rowcxt);
 		fill(&rv, values, nulls, arg);
+		MemoryContextSwitchTo(oldcxt);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
 	return (Datum) 0;
 }

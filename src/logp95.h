@@ -98,6 +98,8 @@ extern bool logp95_reader_next(lp_reader *r, lp_route_view *rv);
 /*
  * Fill one result row (`values` and `nulls`, as many as the result has
  * columns; nulls come in all false) from route *rv; `arg` is the caller's.
+ * It runs in a memory context reset once the row is stored: what it
+ * allocates lasts for that row only.
  */
 typedef void (*logp95_row_fn) (const lp_route_view *rv, Datum *values,
 							   bool *nulls, void *arg);
@@ -108,7 +110,8 @@ typedef void (*logp95_row_fn) (const lp_route_view *rv, Datum *values,
 /*
  * The body of a set-returning function with one row per route of `st`:
  * materialize the result (InitMaterializedSRF), and for every route in
- * order put the row that `fill` makes.  Returns what the function returns.
+ * order put the row that `fill` makes, holding one row's memory at a time.
+ * Returns what the function returns.
  */
 extern Datum logp95_route_rows(FunctionCallInfo fcinfo, bytea *st,
 							   logp95_row_fn fill, void *arg);

@@ -30,12 +30,11 @@ logp95_expanded_flat_size(ExpandedObjectHeader *eohptr)
 
 	if (ex->flat == NULL)
 	{
-		lp_allocator a = logp95_allocator(ex->hdr.eoh_context);
 		uint8	   *buf;
 		size_t		len;
 
 		logp95_check(lp_state_flush(ex->st));
-		logp95_check(lp_encode(ex->st, &a, VARHDRSZ, MaxAllocSize, &buf, &len));
+		logp95_check(lp_encode(ex->st, &ex->flat_alloc, VARHDRSZ, MaxAllocSize, &buf, &len));
 		SET_VARSIZE(buf, VARHDRSZ + len);
 		ex->flat = (bytea *) buf;
 	}
@@ -53,6 +52,45 @@ logp95_expanded_flatten(ExpandedObjectHeader *eohptr,
 	memcpy(result, ex->flat, allocated_size);
 }
 
+/*
+ * The reset callback that marks an aggregate context as holding a "logp95
+ * states" context (its argument).  It does nothing: the aggregate
+ * context's reset or deletion deletes the shared context with it (children
+ * go first) and drops this callback from its list.
+ */
+static void
+logp95_states_mark(void *arg)
+{
+}
+
+/*
+ * The context shared by the running states of aggregate context `aggcxt`,
+ * made on its first state.  It is found again through the reset callbacks
+ * of `aggcxt` (its only list of per-context data): a callback whose
+ * function is logp95_states_mark holds it, allocated in `aggcxt` so that
+ * both go at its next reset.  The walk meets our callback first unless
+ * something else registers callbacks on an aggregate context, which core
+ * does not: a lookup is a few loads, done once a group.
+ */
+static MemoryContext
+logp95_states_context(MemoryContext aggcxt)
+{
+	MemoryContextCallback *cb;
+	MemoryContext cxt;
+
+	for (cb = aggcxt->reset_cbs; cb != NULL; cb = cb->next)
+	{
+		if (cb->func == logp95_states_mark)
+			return (MemoryContext) cb->arg;
+	}
+	cxt = AllocSetContextCreate(aggcxt, "logp95 states", ALLOCSET_DEFAULT_SIZES);
+	cb = MemoryContextAlloc(aggcxt, sizeof(MemoryContextCallback));
+	cb->func = logp95_states_mark;
+	cb->arg = cxt;
+	MemoryContextRegisterResetCallback(aggcxt, cb);
+	return cxt;
+}
+
 /* See logp95_expanded.h. */
 Logp95Expanded *
 logp95_expanded_new(MemoryContext parent, bool agg_owned)
@@ -61,8 +99,11 @@ logp95_expanded_new(MemoryContext parent, bool agg_owned)
 	Logp95Expanded *ex;
 	lp_allocator a;
 
-	cxt = AllocSetContextCreate(parent, "expanded logp95_state",
-								ALLOCSET_DEFAULT_SIZES);
+	if (agg_owned)
+		cxt = logp95_states_context(parent);
+	else
+		cxt = AllocSetContextCreate(parent, "expanded logp95_state",
+									ALLOCSET_DEFAULT_SIZES);
 	ex = MemoryContextAlloc(cxt, sizeof(Logp95Expanded));
 	EOH_init_header(&ex->hdr, &logp95_expanded_methods, cxt);
 	a = logp95_allocator(cxt);
@@ -70,8 +111,20 @@ logp95_expanded_new(MemoryContext parent, bool agg_owned)
 	if (ex->st == NULL)
 		logp95_check(LP_ENOMEM);
 	ex->flat = NULL;
+	ex->flat_alloc = logp95_allocator(cxt);
 	ex->agg_owned = agg_owned;
 	return ex;
+}
+
+/* See logp95_expanded.h. */
+void
+logp95_expanded_drop_flat(Logp95Expanded *ex)
+{
+	if (ex->flat != NULL)
+	{
+		ex->flat_alloc.free(ex->flat_alloc.ctx, ex->flat);
+		ex->flat = NULL;
+	}
 }
 
 /* See logp95_expanded.h. */
@@ -113,9 +166,5 @@ logp95_expanded_add(Logp95Expanded *ex, Datum d)
 		logp95_check(lp_decode_into(ex->st, (const uint8 *) VARDATA_ANY(flat),
 									VARSIZE_ANY_EXHDR(flat)));
 	}
-	if (ex->flat != NULL)
-	{
-		pfree(ex->flat);
-		ex->flat = NULL;
-	}
+	logp95_expanded_drop_flat(ex);
 }

@@ -17,23 +17,40 @@
  *
  * Decoding and re-encoding the state at every row would be far too slow.
  * Instead the running state is an expanded object (utils/expandeddatum.h):
- * an lp_state in its own memory context, a child of the aggregate context.
- * nodeAgg (and nodeWindowAgg) keep a read/write expanded value that lives
- * in such a context without copying it (ExecAggTransReparent), so the
- * transition functions update the hash tables in place.  Whenever the value
- * leaves the aggregate (a tuple, the output function, a Gather queue, the
- * aggregate's result) it is flattened to the canonical encoding of
- * lp_codec.h, the same bytes a logp95_state built any other way has; the
- * flattening first counts the row lp_state_add_pipelined left pending.
+ * an lp_state in a memory context that is a child of the aggregate
+ * context.  nodeAgg (and nodeWindowAgg) keep a read/write expanded value
+ * that lives in such a context without copying it (ExecAggTransReparent,
+ * ExecAggCopyTransValue from 16 on), so the transition functions update
+ * the hash tables in place.  Whenever the value leaves the aggregate (a
+ * tuple, the output function, a Gather queue, the aggregate's result) it is
+ * flattened to the canonical encoding of lp_codec.h, the same bytes a
+ * logp95_state built any other way has; the flattening first counts the
+ * row lp_state_add_pipelined left pending.
+ *
+ * Inside an aggregate every group's state lives in one context shared by
+ * all the states of that aggregate context ("logp95 states", see
+ * logp95_expanded.c), not in a context of its own: hash aggregation
+ * measures its whole context tree at every new group, and a context per
+ * group made that quadratic in the groups.  The executor would free such a
+ * state with DeleteExpandedObject, that is the whole shared context, only
+ * if a transition returned another value in its place; the transitions
+ * always return the read/write pointer they were given, and the states go
+ * when the executor resets the aggregate context (a new group when
+ * sorting, a new batch of a spilling hash table, the end of the query).
+ * Outside an aggregate a state still gets a context of its own.
  */
 typedef struct Logp95Expanded
 {
 	ExpandedObjectHeader hdr;	/* standard header; must come first */
 	lp_state   *st;				/* the state, allocated in hdr.eoh_context */
 	bytea	   *flat;			/* encoded copy, NULL when stale or not built */
+	lp_allocator flat_alloc;	/* where flat comes from (and goes back to):
+								 * made once, so that flattening at every row
+								 * (a running window frame) keeps nothing */
 	bool		agg_owned;		/* created by an aggregate support function
-								 * as a child of its aggregate context: the
-								 * aggregate's own running state */
+								 * in its aggregate context's shared
+								 * context: the aggregate's own running
+								 * state */
 } Logp95Expanded;
 
 /*
@@ -47,10 +64,14 @@ __attribute__((visibility("hidden")))
 extern const ExpandedObjectMethods logp95_expanded_methods;
 
 /*
- * A new, empty expanded state in its own child context of `parent`;
- * agg_owned says `parent` is the calling aggregate's context.
+ * A new, empty expanded state.  agg_owned: `parent` is the calling
+ * aggregate's context, and the state goes into the context that context's
+ * states share; otherwise into a child context of `parent` of its own.
  */
 extern Logp95Expanded *logp95_expanded_new(MemoryContext parent, bool agg_owned);
+
+/* Drop the cached flat form of `ex` (the state is about to change). */
+extern void logp95_expanded_drop_flat(Logp95Expanded *ex);
 
 /* The expanded logp95_state behind datum `d`, or NULL when `d` is flat. */
 extern Logp95Expanded *logp95_expanded_of(Datum d);
@@ -82,10 +103,7 @@ logp95_expanded_running(Datum d)
 	if (unlikely(ex->hdr.eoh_methods != &logp95_expanded_methods || !ex->agg_owned))
 		return NULL;
 	if (unlikely(ex->flat != NULL))
-	{
-		pfree(ex->flat);
-		ex->flat = NULL;
-	}
+		logp95_expanded_drop_flat(ex);
 	return ex;
 }
 

@@ -18,8 +18,9 @@ PG_FUNCTION_INFO_V1(logp95_merge_combine);
  * logp95_merge_combine(a, b): the exact union of two states.  Transition
  * and combine function of logp95_merge.  Inside an aggregate the running
  * state `a` is updated in place once it is a read/write expanded value
- * owned by the aggregate context; anywhere else a new value is built and
- * neither argument changes.
+ * owned by the aggregate, and the same pointer returned (see
+ * logp95_expanded.h); anywhere else a new value is built and neither
+ * argument changes.
  */
 Datum
 logp95_merge_combine(PG_FUNCTION_ARGS)
@@ -29,13 +30,9 @@ logp95_merge_combine(PG_FUNCTION_ARGS)
 	Logp95Expanded *ex = NULL;
 	bool		inagg = AggCheckCallContext(fcinfo, &aggcxt) != 0;
 
-	if (inagg && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(state)))
-	{
-		Logp95Expanded *cur = logp95_expanded_of(state);
-
-		if (cur != NULL && MemoryContextGetParent(cur->hdr.eoh_context) == aggcxt)
-			ex = cur;
-	}
+	/* the aggregate's own running state, as logp95_agg's transitions test it */
+	if (inagg)
+		ex = logp95_expanded_running(state);
 	if (ex == NULL)
 	{
 		/* first row (the flat INITCOND), or not called as an aggregate */

@@ -53,6 +53,15 @@ logp95_percentiles_fill(const lp_route_view *rv, Datum *values, bool *nulls, voi
 												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
+/*
+ * Most fractions logp95_percentiles takes: their sorted copy (n + 1
+ * lp_fraction) fits in one allocation.  1.1 failed with "invalid memory
+ * alloc request size" from there on, after deconstructing the array; now
+ * it is 54000 before anything is allocated, and every array 1.1 took still
+ * gives what it gave.
+ */
+#define LOGP95_FRACTIONS_MAX ((int) (MaxAllocSize / sizeof(lp_fraction) - 1))
+
 PG_FUNCTION_INFO_V1(logp95_percentiles);
 /*
  * logp95_percentiles(state, fractions float8[]): per route, the latency at
@@ -70,6 +79,13 @@ logp95_percentiles(PG_FUNCTION_ARGS)
 				i;
 	logp95_percentiles_arg pa;
 
+	n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	if (n > LOGP95_FRACTIONS_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("number of fractions (%d) exceeds the maximum allowed (%d)",
+						n, LOGP95_FRACTIONS_MAX),
+				 errhint("Call logp95_percentiles with fewer fractions at a time.")));
 	deconstruct_array(arr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
 					  &elems, &enulls, &n);
 	pa.fs = palloc(sizeof(lp_fraction) * (n + 1));

@@ -191,7 +191,7 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	if (sign > 0)
 	{
 		if (ra.malformed > (uint64_t) INT64_MAX - rb.malformed)
-			return LP_EOVERFLOW;
+			return LP_EMALFORMED_OVERFLOW;
 		malformed = ra.malformed + rb.malformed;
 	}
 	else

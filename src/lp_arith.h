@@ -14,7 +14,10 @@
  * reserve + encoding would pass max_len.
  */
 
-/* a + b: every count added; LP_EOVERFLOW when a sum passes INT64_MAX. */
+/*
+ * a + b: every count added; LP_EOVERFLOW when a count passes INT64_MAX,
+ * LP_EMALFORMED_OVERFLOW when the malformed count does.
+ */
 extern int	lp_encoded_add(const uint8_t *a, size_t alen,
 						   const uint8_t *b, size_t blen,
 						   const lp_allocator *alloc, size_t reserve,

@@ -9,11 +9,12 @@
 /* Result codes of the plain C units; 0 is success. */
 #define LP_OK			0
 #define LP_ENOMEM		(-1)	/* the allocator returned NULL */
-#define LP_EOVERFLOW	(-2)	/* a count would pass INT64_MAX */
+#define LP_EOVERFLOW	(-2)	/* a request count would pass INT64_MAX */
 #define LP_ECORRUPT		(-3)	/* encoded input is invalid */
 #define LP_ETOOBIG		(-4)	/* encoded output would pass the size limit */
 #define LP_EINTERNAL	(-5)	/* a caller broke a precondition: a bug, not bad input */
 #define LP_ENOFIT		(-6)	/* a difference: a count to take away is not there */
+#define LP_EMALFORMED_OVERFLOW	(-7)	/* the malformed-line count would pass INT64_MAX */
 
 /*
  * Memory comes from the caller: PostgreSQL's aggregate context in the

@@ -14,9 +14,19 @@
  * with the previous row's count, which a generated table has no hook for.
  */
 
-/* Initial route capacity (a power of two) and the key arena's block size. */
+/* Initial route capacity (a power of two). */
 #define LP_ROUTES_INIT		64
-#define LP_BLOCK_SIZE		(64 * 1024)
+
+/*
+ * The key arena's blocks grow with the state: the first holds
+ * LP_BLOCK_FIRST bytes, each next one twice the last, up to LP_BLOCK_SIZE.
+ * A state of a few routes (a GROUP BY minute of one line a group) then
+ * takes a small block, not a 64 kB one, and a large state still copies its
+ * keys into 64 kB blocks.  Header and bytes together are a power of two, so
+ * that an allocator of power-of-two chunks wastes nothing.
+ */
+#define LP_BLOCK_FIRST		(256 - sizeof(lp_block))
+#define LP_BLOCK_SIZE		(64 * 1024 - sizeof(lp_block))
 
 /* Non-NULL key for the empty route. */
 static const char lp_empty_key[1] = "";
@@ -80,7 +90,19 @@ lp_state_free(lp_state *st)
 	st->alloc.free(st->alloc.ctx, st);
 }
 
-/* Copy a key into the arena; NULL when memory runs out. */
+/* The size of the key block after one of `size` bytes. */
+static inline size_t
+lp_block_next(size_t size)
+{
+	if (size >= (LP_BLOCK_SIZE - sizeof(lp_block)) / 2)
+		return LP_BLOCK_SIZE;
+	return 2 * size + sizeof(lp_block);
+}
+
+/*
+ * Copy a key into the arena; NULL when memory runs out.  A key of more than
+ * a quarter of LP_BLOCK_SIZE gets a block of its own.
+ */
 static const char *
 lp_copy_key(lp_state *st, const char *key, size_t keylen)
 {
@@ -91,8 +113,11 @@ lp_copy_key(lp_state *st, const char *key, size_t keylen)
 		return lp_empty_key;
 	if (!b || b->size - b->used < keylen)
 	{
-		size_t		size = keylen > LP_BLOCK_SIZE / 4 ? keylen : LP_BLOCK_SIZE;
+		int			big = keylen > LP_BLOCK_SIZE / 4;
+		size_t		size = big ? keylen : b ? lp_block_next(b->size) : LP_BLOCK_FIRST;
 
+		while (size < keylen)
+			size = lp_block_next(size);
 		if (size > SIZE_MAX - sizeof(lp_block))
 			return NULL;
 		b = st->alloc.alloc(st->alloc.ctx, sizeof(lp_block) + size);
@@ -100,7 +125,7 @@ lp_copy_key(lp_state *st, const char *key, size_t keylen)
 			return NULL;
 		b->size = size;
 		b->used = 0;
-		if (keylen > LP_BLOCK_SIZE / 4 && st->blocks)
+		if (big && st->blocks)
 		{
 			/* a big key gets its own block; keep filling the current one */
 			b->next = st->blocks->next;
@@ -273,7 +298,7 @@ int
 lp_state_add_malformed(lp_state *st, uint64_t n)
 {
 	if (n > (uint64_t) INT64_MAX - st->malformed)
-		return LP_EOVERFLOW;
+		return LP_EMALFORMED_OVERFLOW;
 	st->malformed += n;
 	return LP_OK;
 }

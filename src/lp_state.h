@@ -64,7 +64,7 @@ extern int	lp_state_route_batch(lp_state *st, const char *key, size_t keylen,
 /* lp_state_add's out-of-line path: lp_state_route + lp_hist_add. */
 extern int	lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value);
 
-/* Add `n` to the malformed-line counter. */
+/* Add `n` to the malformed-line counter; LP_EMALFORMED_OVERFLOW past INT64_MAX. */
 extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
 
 /*

@@ -70,7 +70,8 @@ extern void lp_view_buckets(const lp_route_view *rv, const int64_t *bounds, int 
 /*
  * Fold every route of an encoded state into route `key` of `dst`, and add
  * its malformed count.  An empty encoding adds no route.  LP_EOVERFLOW when
- * the route's counts would pass INT64_MAX, LP_ECORRUPT, LP_ENOMEM.
+ * the route's counts would pass INT64_MAX, LP_EMALFORMED_OVERFLOW when the
+ * malformed count would, LP_ECORRUPT, LP_ENOMEM.
  */
 extern int	lp_state_fold(lp_state *dst, const char *key, size_t keylen,
 						  const uint8_t *buf, size_t len);

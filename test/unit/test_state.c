@@ -57,7 +57,7 @@ test_state_basic(void)
 	CHECK_EQ_I(lp_state_add_malformed(st, 0), LP_OK, "add 0 malformed");
 	CHECK_EQ_U(st->malformed, 3, "malformed count");
 	CHECK_EQ_I(lp_state_add_malformed(st, (uint64_t) INT64_MAX - 3), LP_OK, "malformed to max");
-	CHECK_EQ_I(lp_state_add_malformed(st, 1), LP_EOVERFLOW, "malformed overflow");
+	CHECK_EQ_I(lp_state_add_malformed(st, 1), LP_EMALFORMED_OVERFLOW, "malformed overflow");
 	CHECK_EQ_U(st->malformed, (uint64_t) INT64_MAX, "malformed unchanged by overflow");
 
 	/* lp_key_cmp */
@@ -231,6 +231,60 @@ test_state_keys(void)
 	}
 	CHECK_EQ_I(bad, 0, "keys intact, a 1 MB key included");
 	free(k);
+	lp_state_free(st);
+}
+
+/*
+ * The key arena grows with the state: one short route takes one block of
+ * 256 bytes (its header included), not 64 kB; each next block is twice the
+ * last, up to 64 kB, so the blocks hold at most twice the key bytes plus one
+ * full block; a key of more than a quarter of that gets a block of its own
+ * behind the one being filled.
+ */
+void
+test_state_key_blocks(void)
+{
+	lp_state   *st = lp_state_create(&g_alloc);
+	lp_block   *head;
+	const lp_block *b;
+	char		s[32];
+	char	   *big = malloc(20000);
+	size_t		keys = 6,
+				held = 0,
+				prev = 0;
+	int			i,
+				n,
+				bad = 0;
+
+	CHECK_EQ_I(lp_state_add(st, "/api/1", 6, 5), LP_OK, "one route");
+	CHECK(st->blocks != NULL && st->blocks->next == NULL &&
+		  sizeof(lp_block) + st->blocks->size == 256, "one short route: one block of 256 bytes");
+	for (i = 2; i <= 20000; i++)
+	{
+		n = snprintf(s, sizeof(s), "/api/%d", i);
+		keys += (size_t) n;
+		if (lp_state_add(st, s, (size_t) n, 5) != LP_OK)
+			bad++;
+	}
+	CHECK_EQ_I(bad, 0, "20,000 routes added");
+	/* newest first: no block past 64 kB, each no larger than the one after it */
+	for (b = st->blocks; b; b = b->next)
+	{
+		if (sizeof(lp_block) + b->size > 64 * 1024 || (prev && b->size > prev))
+			bad++;
+		prev = b->size;
+		held += b->size;
+	}
+	CHECK_EQ_I(bad, 0, "blocks double up to 64 kB");
+	CHECK_EQ_U(sizeof(lp_block) + st->blocks->size, 64 * 1024, "the newest block is a full one");
+	CHECK(held <= 2 * keys + 64 * 1024, "blocks hold at most twice the keys and one block");
+
+	head = st->blocks;
+	memset(big, 'b', 20000);
+	CHECK_EQ_I(lp_state_add(st, big, 20000, 5), LP_OK, "a 20,000-byte key");
+	CHECK(st->blocks == head && head->next != NULL && head->next->size == 20000,
+		  "a big key: a block of its own behind the current one");
+	free(big);
 	lp_state_free(st);
 }
 
