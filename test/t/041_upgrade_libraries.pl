@@ -647,8 +647,9 @@ if (grep { $_ eq '1.0' } @paths)
 	isnt($idx, $seq, 'from10 before the update: but an index scan of default_nn_idx returns rows whose value is now NULL');
 	my $stale = $node->safe_psql($db, $stale_sql);
 	my @stale = split /\|/, $stale;
-	ok($stale[0] > 0 && $stale[1] > 0 && $stale[2] > 0,
-		"from10 before the update: the materialized view, generated column and partitions hold 1.0's results ($stale)");
+	my @what = ('the materialized view', 'the generated column', 'the partitions');
+	cmp_ok($stale[$_] // 0, '>', 0, "from10 before the update: $what[$_] holds 1.0's results ($stale)")
+	  for 0 .. 2;
 }
 if (grep { $_ eq '1.1' } @paths)
 {
