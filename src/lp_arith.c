@@ -26,25 +26,11 @@ typedef struct lp_out
 /* Room left in front of a route's pairs: its pair count and their length. */
 #define LP_ROUTE_ROOM (2 * LP_VARINT_MAX)
 
-/* Bytes of the varint of v. */
-static size_t
-lp_vlen(uint64_t v)
-{
-	size_t		n = 1;
-
-	while (v >= 0x80)
-	{
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 /* Append varint v; LP_ETOOBIG when the buffer is full. */
 static int
 lp_out_varint(lp_out *o, uint64_t v)
 {
-	if (o->cap - o->len < LP_VARINT_MAX && o->cap - o->len < lp_vlen(v))
+	if (o->cap - o->len < LP_VARINT_MAX && o->cap - o->len < lp_varint_len(v))
 		return LP_ETOOBIG;
 	o->len += lp_varint_put(o->buf + o->len, v);
 	return LP_OK;

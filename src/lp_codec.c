@@ -3,20 +3,6 @@
 
 #include <string.h>
 
-/* Bytes lp_varint_put would write. */
-static inline size_t
-lp_varint_len(uint64_t v)
-{
-	size_t		n = 1;
-
-	while (v >= 0x80)
-	{
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 /* See lp_codec.h. */
 size_t
 lp_varint_put(uint8_t *p, uint64_t v)

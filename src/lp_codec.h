@@ -115,6 +115,20 @@ extern void lp_hex_encode(const uint8_t *buf, size_t len, char *out);
 /* Decode "\x..." hex (either case); LP_ECORRUPT on bad syntax. out has room for (len-2)/2. */
 extern int	lp_hex_decode(const char *text, size_t len, uint8_t *out, size_t *outlen);
 
+/* Bytes lp_varint_put would write for v (1..10). */
+static inline size_t
+lp_varint_len(uint64_t v)
+{
+	size_t		n = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 /* Append an unsigned LEB128 varint at p; returns bytes written (1..10). */
 extern size_t lp_varint_put(uint8_t *p, uint64_t v);
 

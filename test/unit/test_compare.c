@@ -241,25 +241,6 @@ test_compare_binom(void)
 	}
 }
 
-/* xorshift64 */
-static uint64_t
-rnd(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
-/* qsort order of int64 */
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t		x = *(const int64_t *) a,
-				y = *(const int64_t *) b;
-
-	return (x > y) - (x < y);
-}
 
 /* A one-route state of n values, encoded; its view in *rv. */
 static uint8_t *
@@ -298,10 +279,10 @@ test_compare_random(void)
 
 	for (round = 0; round < 200; round++)
 	{
-		int			n1 = 1 + (int) (rnd(&x) % (round < 50 ? 4 : 400));
-		int			n2 = 1 + (int) (rnd(&x) % (round < 50 ? 4 : 400));
-		int			spread = 1 + (int) (rnd(&x) % (round % 3 == 0 ? 3 : 200));
-		int			shift = (int) (rnd(&x) % 20);
+		int			n1 = 1 + (int) (test_rnd(&x) % (round < 50 ? 4 : 400));
+		int			n2 = 1 + (int) (test_rnd(&x) % (round < 50 ? 4 : 400));
+		int			spread = 1 + (int) (test_rnd(&x) % (round % 3 == 0 ? 3 : 200));
+		int			shift = (int) (test_rnd(&x) % 20);
 		int64_t    *b = malloc(sizeof(int64_t) * n1);
 		int64_t    *a = malloc(sizeof(int64_t) * n2);
 		int64_t    *pool = malloc(sizeof(int64_t) * (n1 + n2));
@@ -324,9 +305,9 @@ test_compare_random(void)
 					j;
 
 		for (i = 0; i < n1; i++)
-			b[i] = (int64_t) (rnd(&x) % spread);
+			b[i] = (int64_t) (test_rnd(&x) % spread);
 		for (i = 0; i < n2; i++)
-			a[i] = (int64_t) (rnd(&x) % spread) + (round % 2 ? shift : 0);
+			a[i] = (int64_t) (test_rnd(&x) % spread) + (round % 2 ? shift : 0);
 		eb = view_of(b, n1, &vb);
 		ea = view_of(a, n2, &va);
 		lp_compare_views(&vb, &va, &row);
@@ -336,7 +317,7 @@ test_compare_random(void)
 				u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
 		memcpy(pool, b, sizeof(int64_t) * n1);
 		memcpy(pool + n1, a, sizeof(int64_t) * n2);
-		qsort(pool, n1 + n2, sizeof(int64_t), cmp_i64);
+		qsort(pool, n1 + n2, sizeof(int64_t), test_cmp_i64);
 		for (i = 0; i < n1 + n2; i = j)
 		{
 			for (j = i; j < n1 + n2 && pool[j] == pool[i]; j++)
@@ -346,8 +327,8 @@ test_compare_random(void)
 		sigma = sqrt((double) n1 * n2 / 12 * ((n + 1) - tie / (n * (n - 1))));
 		z = ((u > n1 * n2 / 2.0 ? u : n1 * n2 - u) - n1 * n2 / 2.0 - 0.5) / sigma;
 		p = sigma == 0 ? 1 : fmin(1, erfc(z / sqrt(2.0)));
-		qsort(b, n1, sizeof(int64_t), cmp_i64);
-		qsort(a, n2, sizeof(int64_t), cmp_i64);
+		qsort(b, n1, sizeof(int64_t), test_cmp_i64);
+		qsort(a, n2, sizeof(int64_t), test_cmp_i64);
 		p95b = b[(int) fmin(floor(n1 * 0.95), n1 - 1)];
 		p95a = a[(int) fmin(floor(n2 * 0.95), n2 - 1)];
 		for (i = 0; i < n2; i++)

@@ -100,6 +100,12 @@ extern void b_head(bytes *b, uint64_t malformed, uint64_t nroutes);
 extern lp_state *gen_state(const lp_allocator *a, int64_t first, int64_t lines,
 						   int32_t routes, int64_t seed);
 
+/* The next number of the xorshift64 sequence in *x (never 0 once seeded). */
+extern uint64_t test_rnd(uint64_t *x);
+
+/* qsort order of int64_t. */
+extern int	test_cmp_i64(const void *a, const void *b);
+
 /* The tests, one file per unit (test_<unit>.c), each named once in test_list.h. */
 #define TEST(file, name) extern void name(void);
 #include "test_list.h"

@@ -95,6 +95,26 @@ check_same_state(const lp_state *got, const lp_state *want, const char *file, in
 	return ok;
 }
 
+/* See test_harness.h. */
+uint64_t
+test_rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* See test_harness.h. */
+int
+test_cmp_i64(const void *a, const void *b)
+{
+	int64_t		x = *(const int64_t *) a,
+				y = *(const int64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
 /* Allocate from malloc unless the failure point is reached. */
 static void *
 heap_alloc(void *ctx, size_t size)

@@ -13,25 +13,6 @@ first_view(const uint8_t *buf, size_t len, lp_route_view *rv)
 	return lp_reader_next(&r, rv) == 1;
 }
 
-/* xorshift64 */
-static uint64_t
-rnd(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
-/* qsort order of int64 */
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t		x = *(const int64_t *) a,
-				y = *(const int64_t *) b;
-
-	return (x > y) - (x < y);
-}
 
 /* Random long-tailed routes: every walk against the sorted expansion. */
 void
@@ -44,7 +25,7 @@ test_stats_random(void)
 	for (round = 0; round < 300; round++)
 	{
 		lp_state   *st = lp_state_create(&g_alloc);
-		int			n = 1 + (int) (rnd(&x) % (round < 20 ? 25 : 3000));
+		int			n = 1 + (int) (test_rnd(&x) % (round < 20 ? 25 : 3000));
 		int64_t    *vals = malloc(sizeof(int64_t) * n);
 		uint8_t    *enc;
 		size_t		len;
@@ -64,7 +45,7 @@ test_stats_random(void)
 
 		for (i = 0; i < n; i++)
 		{
-			uint64_t	u = rnd(&x);
+			uint64_t	u = test_rnd(&x);
 
 			/* typical 3..60 ms, a tenth 5-40x slower */
 			vals[i] = 3 + (int64_t) (u % 58);
@@ -73,7 +54,7 @@ test_stats_random(void)
 			lp_state_add(st, "/r", 2, vals[i]);
 			sum += (uint64_t) vals[i];
 		}
-		qsort(vals, n, sizeof(int64_t), cmp_i64);
+		qsort(vals, n, sizeof(int64_t), test_cmp_i64);
 		enc = encode(st, &len);
 		if (!enc || !first_view(enc, len, &rv))
 		{
