@@ -183,6 +183,7 @@ lp_json_add_path(lp_json_spec *sp, lp_jword w, int f, size_t *kn, uint8_t *paren
 			c->key_len = (uint16_t) klen;
 			c->next = sp->nodes[node].first_child;
 			sp->nodes[node].first_child = (uint8_t) child;
+			sp->nodes[node].lengths |= UINT64_C(1) << (klen < 63 ? klen : 63);
 			parent[child] = (uint8_t) node;
 		}
 		/* a leaf has no children, an inner node no field */
@@ -199,7 +200,8 @@ lp_json_add_path(lp_json_spec *sp, lp_jword w, int f, size_t *kn, uint8_t *paren
 				*err_pos = from;
 				return LP_JSPEC_PATH_CONFLICT;
 			}
-			sp->nodes[child].fields |= (uint8_t) (1u << f);
+			sp->nodes[child].fields = (uint8_t) (1u << f);
+			sp->nodes[child].field = (uint8_t) f;
 			return LP_JSPEC_OK;
 		}
 		node = child;
@@ -453,10 +455,10 @@ lp_json_ws(const char *p, const char *end)
 static inline int
 lp_json_hex(unsigned char c)
 {
-	if (c - '0' <= 9u)
+	if ((unsigned) (c - '0') <= 9)
 		return c - '0';
 	c |= 0x20;
-	if (c - 'a' <= 5u)
+	if ((unsigned) (c - 'a') <= 5)
 		return c - 'a' + 10;
 	return -1;
 }
@@ -484,13 +486,16 @@ lp_json_string_end(const char *p, const char *end, uint8_t *esc, const char **er
 		while (end - p >= 16)
 		{
 			__m128i		v = _mm_loadu_si128((const __m128i *) p);
-			unsigned	m = (unsigned) _mm_movemask_epi8(
-														 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-																				   _mm_cmpeq_epi8(v, bslash)),
-																	  _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl)));
+			unsigned	q = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
+			unsigned	m = q | (unsigned) _mm_movemask_epi8(
+															 _mm_or_si128(_mm_cmpeq_epi8(v, bslash),
+																		  _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl)));
 
 			if (m)
 			{
+				/* the closing quote, known from its mask without reading it again */
+				if (q & m & -m)
+					return p + __builtin_ctz(m);
 				p += __builtin_ctz(m);
 				goto special;
 			}
@@ -562,6 +567,36 @@ special:
 }
 
 /*
+ * The end of the run of ASCII digits at p.  On little-endian machines 8
+ * bytes a step: a byte is a digit when its high nibble is 3 and adding 6
+ * to its low one carries nothing; a carry only reaches the bytes after a
+ * byte that fails, so the first one that fails is exact.
+ */
+static LP_ALWAYS_INLINE const char *
+lp_json_digits(const char *p, const char *end)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0);
+	const uint64_t threes = UINT64_C(0x3030303030303030);
+
+	while (end - p >= 8)
+	{
+		uint64_t	w,
+					bad;
+
+		memcpy(&w, p, 8);
+		bad = ((w & hi) ^ threes) | (((w + UINT64_C(0x0606060606060606)) & hi) ^ threes);
+		if (bad)
+			return p + (__builtin_ctzll(bad) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && (unsigned) (*p - '0') <= 9)
+		p++;
+	return p;
+}
+
+/*
  * The end of the number at p: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
  * NULL when it is not one, with *err the first byte that cannot continue it.
  */
@@ -573,14 +608,12 @@ lp_json_number_end(const char *p, const char *end, const char **err)
 	if (p == end || (unsigned) (*p - '0') > 9)
 		goto bad;
 	if (*p++ != '0')
-		while (p < end && (unsigned) (*p - '0') <= 9)
-			p++;
+		p = lp_json_digits(p, end);
 	if (p < end && *p == '.')
 	{
 		if (++p == end || (unsigned) (*p - '0') > 9)
 			goto bad;
-		while (p < end && (unsigned) (*p - '0') <= 9)
-			p++;
+		p = lp_json_digits(p, end);
 	}
 	if (p < end && (*p == 'e' || *p == 'E'))
 	{
@@ -601,18 +634,39 @@ bad:
 /* Does the decoded key k[0..n) (escaped: a backslash in it) equal want[0..wn)? */
 static int	lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn);
 
-/* The child of node with key k[0..n), 0 when none. */
+/*
+ * The child of node with key k[0..n), 0 when none: most keys of a line are
+ * turned away by their length alone (node->lengths), the others compared
+ * byte by byte, inline (keys are short).
+ */
 static LP_ALWAYS_INLINE int
 lp_json_child(const lp_json_spec *spec, int node, const char *k, size_t n, int esc)
 {
+	const lp_json_node *nd = &spec->nodes[node];
 	int			c;
 
-	for (c = spec->nodes[node].first_child; c; c = spec->nodes[c].next)
+	if (esc)
 	{
-		const lp_json_node *nd = &spec->nodes[c];
+		/* an escape in the key: compare it decoded (lengths do not tell) */
+		for (c = nd->first_child; c; c = spec->nodes[c].next)
+			if (lp_json_key_eq_escaped(k, n, spec->keys + spec->nodes[c].key_off,
+									   spec->nodes[c].key_len))
+				return c;
+		return 0;
+	}
+	if (!(nd->lengths & (UINT64_C(1) << (n < 63 ? n : 63))))
+		return 0;
+	for (c = nd->first_child; c; c = spec->nodes[c].next)
+	{
+		const lp_json_node *cn = &spec->nodes[c];
+		const char *want = spec->keys + cn->key_off;
+		size_t		i;
 
-		if (esc ? lp_json_key_eq_escaped(k, n, spec->keys + nd->key_off, nd->key_len) :
-			(nd->key_len == n && memcmp(spec->keys + nd->key_off, k, n) == 0))
+		if (cn->key_len != n || want[n - 1] != k[n - 1])
+			continue;
+		for (i = 0; i < n && want[i] == k[i]; i++)
+			;
+		if (i == n)
 			return c;
 	}
 	return 0;
@@ -626,16 +680,17 @@ lp_json_child(const lp_json_spec *spec, int node, const char *k, size_t n, int e
 static LP_ALWAYS_INLINE void
 lp_json_capture(const lp_json_node *nd, const lp_jval *v, lp_jval *cap)
 {
-	int			f;
+	unsigned	m = nd->under;
 
-	for (f = 0; f < LP_JF_COUNT; f++)
+	if (nd->fields)
 	{
-		if (!(nd->under & (1u << f)))
-			continue;
-		if (nd->fields)
-			cap[f] = *v;
-		else
-			cap[f].type = LP_JV_NONE;
+		cap[nd->field] = *v;
+		return;
+	}
+	while (m)
+	{
+		cap[__builtin_ctz(m)].type = LP_JV_NONE;
+		m &= m - 1;
 	}
 }
 
@@ -646,11 +701,19 @@ typedef struct lp_jframe
 	int16_t		node;			/* an object's spec node, -1: none wanted */
 } lp_jframe;
 
+/* Skip JSON whitespace before p unless *p is already the byte c (the usual case). */
+#define LP_JSON_AT(c) \
+	do { \
+		if (p < end && *p != (c)) \
+			p = lp_json_ws(p, end); \
+	} while (0)
+
 /*
  * One pass over the line: check that it is one JSON object and capture
  * the value of every path of spec (the last one when a key comes twice).
  * Returns NULL, or the first byte that cannot continue the JSON text (end
- * when the text ends too early).
+ * when the text ends too early).  The bytes a line usually has next are
+ * tried first; whitespace is skipped only when they are not there.
  */
 static const char *
 lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jval *cap)
@@ -662,6 +725,7 @@ lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jva
 	uint32_t	steps = 0;
 	int			node;			/* the spec node of the current object, -1: none */
 	int			want;			/* the node of the value being read, 0: none */
+	int			array;			/* the current container is an array */
 
 	if (p == end || *p != '{')
 		return p;
@@ -670,146 +734,139 @@ lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jva
 	stack[0].node = 0;
 	depth = 1;
 	node = 0;
+	array = 0;
 
-object_first:
-	p = lp_json_ws(p, end);
+	/* just after '{' */
+	LP_JSON_AT('"');
 	if (p < end && *p == '}')
 	{
 		p++;
 		goto close;
 	}
-object_key:
-	LP_CHECK_INTERRUPTS(steps);
+	for (;;)
 	{
-		const char *ks;
-		const char *ke;
-		uint8_t		kesc = 0;
-
-		if (p == end || *p != '"')
-			return p;
-		ks = p + 1;
-		ke = lp_json_string_end(ks, end, &kesc, &err);
-		if (!ke)
-			return err;
-		want = node >= 0 ? lp_json_child(spec, node, ks, (size_t) (ke - ks), kesc) : 0;
-		p = lp_json_ws(ke + 1, end);
-		if (p == end || *p != ':')
-			return p;
-		p = lp_json_ws(p + 1, end);
-	}
-	goto value;
-
-array_first:
-	p = lp_json_ws(p, end);
-	if (p < end && *p == ']')
-	{
-		p++;
-		goto close;
-	}
-array_value:
-	LP_CHECK_INTERRUPTS(steps);
-	want = 0;
-
-value:
-	if (p == end)
-		return p;
-	{
-		const lp_json_node *nd = want ? &spec->nodes[want] : NULL;
 		lp_jval		v;
 
+		LP_CHECK_INTERRUPTS(steps);
+		want = 0;
+		if (!array)
+		{
+			/* a key, its colon */
+			const char *ke;
+			uint8_t		kesc = 0;
+
+			LP_JSON_AT('"');
+			if (p == end || *p != '"')
+				return p;
+			ke = lp_json_string_end(p + 1, end, &kesc, &err);
+			if (!ke)
+				return err;
+			if (node >= 0)
+				want = lp_json_child(spec, node, p + 1, (size_t) (ke - p - 1), kesc);
+			p = ke + 1;
+			LP_JSON_AT(':');
+			if (p == end || *p != ':')
+				return p;
+			p++;
+		}
+
+		/* a value */
+		LP_JSON_AT('"');
+		if (p == end)
+			return p;
 		v.s = p;
 		v.esc = 0;
-		switch (*p)
+		if (*p == '"')
 		{
-			case '"':
-				{
-					const char *e = lp_json_string_end(p + 1, end, &v.esc, &err);
+			const char *e = lp_json_string_end(p + 1, end, &v.esc, &err);
 
-					if (!e)
-						return err;
-					v.s = p + 1;
-					v.len = (size_t) (e - v.s);
-					v.type = LP_JV_STRING;
-					p = e + 1;
-				}
-				break;
-			case '{':
-			case '[':
-				if (depth == LP_JSON_MAX_DEPTH)
-					return p;	/* nested too deep */
+			if (!e)
+				return err;
+			v.s = p + 1;
+			v.len = (size_t) (e - v.s);
+			v.type = LP_JV_STRING;
+			p = e + 1;
+		}
+		else if (*p == '{' || *p == '[')
+		{
+			if (depth == LP_JSON_MAX_DEPTH)
+				return p;		/* nested too deep */
+			array = *p == '[';
+			node = -1;
+			if (want)
+			{
+				/* no field takes an object or array: a leaf's is bad */
 				v.len = 1;
-				v.type = *p == '[' ? LP_JV_ARRAY : LP_JV_OBJECT;
-				node = -1;
-				if (nd)
-				{
-					/* no field takes an object or array: a leaf's is bad */
-					lp_json_capture(nd, &v, cap);
-					if (nd->fields == 0 && *p == '{')
-						node = want;
-				}
-				stack[depth].array = *p == '[';
-				stack[depth].node = (int16_t) node;
-				depth++;
-				if (*p++ == '[')
-					goto array_first;
-				goto object_first;
-			case 't':
-			case 'f':
-			case 'n':
-				{
-					const char *lit = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
-					size_t		n = *p == 'f' ? 5 : 4;
-					size_t		i;
+				v.type = array ? LP_JV_ARRAY : LP_JV_OBJECT;
+				lp_json_capture(&spec->nodes[want], &v, cap);
+				if (spec->nodes[want].fields == 0 && !array)
+					node = want;
+			}
+			stack[depth].array = (uint8_t) array;
+			stack[depth].node = (int16_t) node;
+			depth++;
+			p++;
+			/* just after '{' or '[' */
+			LP_JSON_AT(array ? ']' : '"');
+			if (p < end && *p == (array ? ']' : '}'))
+			{
+				p++;
+				goto close;
+			}
+			continue;
+		}
+		else if (*p == 't' || *p == 'f' || *p == 'n')
+		{
+			const char *lit = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
+			size_t		n = *p == 'f' ? 5 : 4;
+			size_t		i;
 
-					for (i = 1; i < n; i++)
-						if (p + i == end || p[i] != lit[i])
-							return p + i;
-					v.len = n;
-					v.type = *p == 't' ? LP_JV_TRUE : *p == 'f' ? LP_JV_FALSE : LP_JV_NULL;
-					p += n;
-				}
-				break;
-			default:
-				{
-					const char *e = lp_json_number_end(p, end, &err);
+			for (i = 1; i < n; i++)
+				if (p + i == end || p[i] != lit[i])
+					return p + i;
+			v.len = n;
+			v.type = *p == 't' ? LP_JV_TRUE : *p == 'f' ? LP_JV_FALSE : LP_JV_NULL;
+			p += n;
+		}
+		else
+		{
+			const char *e = lp_json_number_end(p, end, &err);
 
-					if (!e)
-						return err;
-					v.len = (size_t) (e - p);
-					v.type = LP_JV_NUMBER;
-					p = e;
-				}
-				break;
+			if (!e)
+				return err;
+			v.len = (size_t) (e - p);
+			v.type = LP_JV_NUMBER;
+			p = e;
 		}
 		/* a scalar: a leaf's value, or the end of an inner node's path */
-		if (nd)
-			lp_json_capture(nd, &v, cap);
-	}
+		if (want)
+			lp_json_capture(&spec->nodes[want], &v, cap);
 
-after_value:
-	p = lp_json_ws(p, end);
-	if (p == end)
-		return p;
-	if (*p == ',')
-	{
-		p = lp_json_ws(p + 1, end);
-		if (stack[depth - 1].array)
-			goto array_value;
-		goto object_key;
+		/* after a value: a comma, or the end of its container(s) */
+		for (;;)
+		{
+			LP_JSON_AT(',');
+			if (p == end)
+				return p;
+			if (*p == ',')
+			{
+				p++;
+				break;
+			}
+			if (*p != (array ? ']' : '}'))
+				return p;
+			p++;
+	close:
+			/* the container that just ended is stack[depth - 1] */
+			if (--depth == 0)
+			{
+				p = lp_json_ws(p, end);
+				return p == end ? NULL : p;
+			}
+			array = stack[depth - 1].array;
+			node = stack[depth - 1].node;
+		}
 	}
-	if (*p != (stack[depth - 1].array ? ']' : '}'))
-		return p;
-	p++;
-
-close:
-	/* the container that just ended is stack[depth - 1] */
-	if (--depth == 0)
-	{
-		p = lp_json_ws(p, end);
-		return p == end ? NULL : p;
-	}
-	node = stack[depth - 1].node;
-	goto after_value;
 }
 
 /* ---------- reading a line: decoding strings ---------- */
@@ -985,7 +1042,7 @@ lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn)
 static int
 lp_json_tchar(unsigned char c)
 {
-	return c - 'a' <= 25u || c - 'A' <= 25u || c - '0' <= 9u ||
+	return (unsigned) (c - 'a') <= 25 || (unsigned) (c - 'A') <= 25 || (unsigned) (c - '0') <= 9 ||
 		(c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
@@ -993,7 +1050,8 @@ lp_json_tchar(unsigned char c)
 static int
 lp_json_scheme(unsigned char c)
 {
-	return (c | 0x20) - 'a' <= 25u || c - '0' <= 9u || c == '+' || c == '-' || c == '.';
+	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
+		c == '+' || c == '-' || c == '.';
 }
 
 /*
@@ -1708,8 +1766,14 @@ lp_json_parse(const lp_json_spec *spec, const char *line, size_t len,
 	lp_jbuf		b;
 	int			f;
 
-	memset(out, 0, sizeof(*out));
-	memset(cap, 0, sizeof(cap));
+	/* only what every path reads is cleared (a memset of it all costs more) */
+	out->has = 0;
+	out->bad = NULL;
+	out->bad_len = 0;
+	out->nwant = out->nfields = 0;
+	out->status = 0;
+	for (f = 0; f < LP_JF_COUNT; f++)
+		cap[f].type = LP_JV_NONE;
 	stop = lp_json_scan(spec, line, line + len, cap);
 	if (stop)
 	{
@@ -1724,7 +1788,8 @@ lp_json_parse(const lp_json_spec *spec, const char *line, size_t len,
 	 * status, method, host, time is the line's.  Decoded strings go to the
 	 * scratch, the route's last: it is built at the end.
 	 */
-	memset(err, 0, sizeof(err));
+	for (f = 0; f < LP_JF_COUNT; f++)
+		err[f].st = LP_ST_OK;
 	b.buf = ctx ? ctx->buf : NULL;
 	b.cap = LP_ROUTE_BUF_SIZE(len);
 	b.used = 0;

@@ -55,8 +55,10 @@ typedef struct lp_json_node
 	uint16_t	key_len;
 	uint8_t		first_child;	/* its first child, 0 for none (the root is no child) */
 	uint8_t		next;			/* its next sibling, 0 for none */
-	uint8_t		fields;			/* leaf: 1 << lp_json_field of each path ending here */
+	uint8_t		fields;			/* leaf: 1 << lp_json_field of the path ending here */
 	uint8_t		under;			/* the fields of every leaf at or below it */
+	uint8_t		field;			/* leaf: that lp_json_field */
+	uint64_t	lengths;		/* bit min(len, 63) set for the key of each child */
 } lp_json_node;
 
 /*
