@@ -418,6 +418,22 @@ test_json_presets(void)
 	CHECK(is(r.route, r.route_len, "/cart/items?id=7&ref=home"), "traefik_json: \\u0026 decoded in the query");
 	CHECK_REF(&traefik, TRAEFIK_DOC_LINE, LP_PARSE_KEEP_QUERY);
 	CHECK_EQ_I(traefik.time_kind, LP_TIME_ISO8601, "traefik_json: StartUTC is ISO 8601");
+
+	/* the sample at the top of docs/formats.md, "JSON lines (1.2)" */
+	{
+		lp_json_spec doc;
+
+		spec_of("route=request.uri, latency=duration:s, method=request.method, host=request.host, "
+				"status=status, time=ts:epoch", &doc);
+		CHECK(jparse(&doc, "{\"ts\":1646861401.5241024,\"request\":{\"method\":\"GET\",\"host\":"
+					 "\"localhost\",\"uri\":\"/api/users/42?x=1\"},\"duration\":0.000929675,\"status\":200}",
+					 0, &r) == LP_ST_OK && is(r.route, r.route_len, "/api/users/42") && r.latency == 1 &&
+			  is(r.method, r.method_len, "GET") && r.status == 200 && is(r.host, r.host_len, "localhost") &&
+			  is(r.time, r.time_len, "1646861401.5241024"), "the docs' sample line");
+		CHECK(jparse(&caddy, "{\"level\":\"info\",\"ts\":1646861400.1,\"logger\":\"http\","
+					 "\"msg\":\"serving initial configuration\"}", 0, &r) == LP_ST_NO_FIELD &&
+			  is(r.bad, r.bad_len, "request.uri"), "caddy: a line of another logger has no request.uri");
+	}
 	CHECK_EQ_I(caddy.time_kind, LP_TIME_EPOCH, "caddy: ts is epoch seconds");
 	CHECK(caddy.unit == LP_UNIT_S && traefik.unit == LP_UNIT_NS, "caddy in s, traefik in ns");
 }
