@@ -937,10 +937,13 @@ lp_json_utf8(uint32_t cp, char *o)
 
 /*
  * Decode the next character of a checked string at *pp (moved past it)
- * into o, at most 4 bytes: their number, or -1 for a lone surrogate.
+ * into o, at most 6 bytes; their number.  As lp_token.c undoes JSON
+ * escapes (LP_ESC_JSON): a lone surrogate and \u0000, which no text may
+ * hold, are copied as logged.  *high is set when the escape gave a byte
+ * of 0x80 or more.
  */
 static int
-lp_json_decode_one(const char **pp, const char *end, char *o)
+lp_json_decode_one(const char **pp, const char *end, char *o, int *high)
 {
 	const char *p = *pp;
 	uint32_t	cp;
@@ -972,9 +975,15 @@ lp_json_decode_one(const char **pp, const char *end, char *o)
 			break;
 		case 'u':
 			used = lp_json_u_escape(p, end, &cp);
-			if (used == 0)
-				return -1;
+			if (used == 0 || cp == 0)
+			{
+				memcpy(o, p - 1, 6);	/* kept as logged */
+				*pp = p + 5;
+				return 6;
+			}
 			*pp = p + used;
+			if (cp >= 0x80)
+				*high = 1;
 			return (int) lp_json_utf8(cp, o);
 		default:
 			*o = *p;			/* " \ / */
@@ -985,12 +994,12 @@ lp_json_decode_one(const char **pp, const char *end, char *o)
 }
 
 /*
- * Decode the checked string s[0..n) into o, at most n bytes (no escape is
- * shorter than what it stands for).  Its length, or -1 for a lone
- * surrogate or a NUL (\u0000): no route, method, host or time holds one.
+ * Decode the checked string s[0..n) into o, which may be s itself: at most
+ * n bytes, since no escape is shorter than what it gives.  Its length;
+ * *high set as by lp_json_decode_one.
  */
-static long
-lp_json_decode(const char *s, size_t n, char *o)
+static size_t
+lp_json_decode(const char *s, size_t n, char *o, int *high)
 {
 	const char *p = s;
 	const char *end = s + n;
@@ -1000,20 +1009,16 @@ lp_json_decode(const char *s, size_t n, char *o)
 	{
 		const char *bs = memchr(p, '\\', (size_t) (end - p));
 		size_t		plain = (size_t) ((bs ? bs : end) - p);
-		int			k;
 
 		memmove(o, p, plain);
 		o += plain;
 		p += plain;
 		if (!bs)
 			break;
-		k = lp_json_decode_one(&p, end, o);
-		if (k < 0 || (k == 1 && *o == '\0'))
-			return -1;
-		o += k;
+		o += lp_json_decode_one(&p, end, o, high);
 	}
 	LP_ASSERT((size_t) (o - o0) <= n);
-	return (long) (o - o0);
+	return (size_t) (o - o0);
 }
 
 /* See its declaration above. */
@@ -1026,10 +1031,11 @@ lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn)
 
 	while (p < end)
 	{
-		char		c[4];
-		int			m = lp_json_decode_one(&p, end, c);
+		char		c[6];
+		int			high = 0;
+		int			m = lp_json_decode_one(&p, end, c, &high);
 
-		if (m < 0 || i + (size_t) m > wn || memcmp(want + i, c, (size_t) m) != 0)
+		if (i + (size_t) m > wn || memcmp(want + i, c, (size_t) m) != 0)
 			return 0;
 		i += (size_t) m;
 	}
@@ -1271,15 +1277,16 @@ typedef struct lp_jbuf
 
 /*
  * The text of a captured string: a slice of the line when it has no
- * escape, else decoded into the scratch.  0, or -1 for what lp_json_decode
- * refuses and when there is no scratch.
+ * escape (or the call keeps it as logged), else decoded into the scratch;
+ * *high as by lp_json_decode (may be NULL).  0, or -1 when it needs the
+ * scratch and there is none.
  */
 static int
-lp_json_text(const lp_jval *v, lp_jbuf *b, const char **s, size_t *n)
+lp_json_text(const lp_jval *v, lp_jbuf *b, int logged, const char **s, size_t *n, int *high)
 {
-	long		k;
+	int			h = 0;
 
-	if (!v->esc)
+	if (!v->esc || logged)
 	{
 		*s = v->s;
 		*n = v->len;
@@ -1288,12 +1295,11 @@ lp_json_text(const lp_jval *v, lp_jbuf *b, const char **s, size_t *n)
 	if (!b->buf)
 		return -1;
 	LP_ASSERT(b->used + v->len <= b->cap);
-	k = lp_json_decode(v->s, v->len, b->buf + b->used);
-	if (k < 0)
-		return -1;
 	*s = b->buf + b->used;
-	*n = (size_t) k;
-	b->used += (size_t) k;
+	*n = lp_json_decode(v->s, v->len, b->buf + b->used, &h);
+	b->used += *n;
+	if (high)
+		*high |= h;
 	return 0;
 }
 
@@ -1446,7 +1452,7 @@ lp_json_get_latency(const lp_json_spec *spec, const lp_jval *v, lp_jbuf *b,
 	}
 	if (v->type == LP_JV_STRING)
 	{
-		if (lp_json_text(v, b, &s, &n) < 0)
+		if (lp_json_text(v, b, 0, &s, &n, NULL) < 0)
 		{
 			lp_json_fail_path(spec, LP_JF_LATENCY, LP_ST_BAD_FIELD, e);
 			return;
@@ -1495,7 +1501,7 @@ lp_json_get_status(const lp_json_spec *spec, const lp_jval *v, lp_jbuf *b,
 	if (v->type == LP_JV_NONE || v->type == LP_JV_NULL)
 		return;
 	if (v->type == LP_JV_OBJECT || v->type == LP_JV_ARRAY ||
-		(v->type == LP_JV_STRING && lp_json_text(v, b, &s, &n) < 0))
+		(v->type == LP_JV_STRING && lp_json_text(v, b, 0, &s, &n, NULL) < 0))
 	{
 		lp_json_fail_path(spec, LP_JF_STATUS, LP_ST_BAD_STATUS, e);
 		return;
@@ -1532,7 +1538,7 @@ lp_json_get_method(const lp_json_spec *spec, const lp_jval *v, lp_jbuf *b,
 
 	if (v->type == LP_JV_NONE || v->type == LP_JV_NULL)
 		return;
-	if (v->type == LP_JV_STRING && lp_json_text(v, b, &s, &n) == 0)
+	if (v->type == LP_JV_STRING && lp_json_text(v, b, 0, &s, &n, NULL) == 0)
 		while (i < n && lp_json_tchar((unsigned char) s[i]))
 			i++;
 	if (n == 0 || i < n)
@@ -1557,7 +1563,7 @@ lp_json_get_time(const lp_json_spec *spec, const lp_jval *v, lp_jbuf *b,
 	if (v->type == LP_JV_NONE || v->type == LP_JV_NULL)
 		return;
 	if (!(v->type == LP_JV_NUMBER && epoch) &&
-		(v->type != LP_JV_STRING || lp_json_text(v, b, &s, &n) < 0))
+		(v->type != LP_JV_STRING || lp_json_text(v, b, 0, &s, &n, NULL) < 0))
 	{
 		lp_json_fail_path(spec, LP_JF_TIME, LP_ST_BAD_FIELD, e);
 		return;
@@ -1600,11 +1606,14 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 	int			slash;
 	size_t		q;				/* where the route is built */
 	lp_status	st;
+	int			logged = (flags & LP_PARSE_LOGGED) != 0;
+	int			resc = v->esc && !logged;	/* the route's text is decoded */
+	int			high = 0;		/* that gave a byte >= 0x80 */
 
 	/* the host: a string, "" is none */
 	if (hv->type != LP_JV_NONE && hv->type != LP_JV_NULL)
 	{
-		if (hv->type != LP_JV_STRING || (hv->esc && !b->buf))
+		if (hv->type != LP_JV_STRING || (hv->esc && !logged && !b->buf))
 			lp_json_fail_path(spec, LP_JF_HOST, LP_ST_BAD_FIELD, he);
 		else if (hv->len > 0)
 		{
@@ -1613,29 +1622,20 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 		}
 	}
 	prefix = (flags & LP_PARSE_HOST) && host;
-	if (host && b->buf && (hv->esc || prefix))
+	if (host && b->buf && ((hv->esc && !logged) || prefix))
 	{
-		if (hv->esc)
-		{
-			long		k = lp_json_decode(hv->s, hv->len, b->buf + hs);
+		int			hh = 0;
 
-			if (k <= 0)
-			{
-				lp_json_fail_path(spec, LP_JF_HOST, LP_ST_BAD_FIELD, he);
-				host = NULL;
-				prefix = 0;
-			}
-			else
-				hb = h = (size_t) k;
-		}
+		/* the host where a prefix goes: decoded, or copied to be one */
+		if (hv->esc && !logged)
+			h = lp_json_decode(hv->s, hv->len, b->buf + hs, &hh);
 		else
-		{
 			memcpy(b->buf + hs, host, h);
-			hb = h;
-		}
-		if (hb)
-			host = b->buf + hs;
+		hb = h;
+		host = b->buf + hs;
 		b->used += hb;
+		if (prefix)
+			high |= hh;
 	}
 	if (host)
 	{
@@ -1650,7 +1650,7 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 		lp_json_fail_path(spec, LP_JF_ROUTE, LP_ST_NO_FIELD, e);
 		return;
 	}
-	if (v->type != LP_JV_STRING || lp_json_text(v, b, &text, &tn) < 0 ||
+	if (v->type != LP_JV_STRING || lp_json_text(v, b, logged, &text, &tn, &high) < 0 ||
 		(prefix && !b->buf))
 	{
 		lp_json_fail_path(spec, LP_JF_ROUTE, LP_ST_BAD_FIELD, e);
@@ -1666,6 +1666,12 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 			return;
 		}
 	}
+	else if (tn == 1 && text[0] == '-')
+	{
+		/* a route "-", as lp_token.c's lp_target_route: none */
+		lp_json_fail(LP_ST_BAD_REQUEST, text, tn, e);
+		return;
+	}
 	st = lp_json_target_route(text + ts, tl, keep, &r, &rn, &slash);
 	if (st != LP_ST_OK)
 	{
@@ -1677,12 +1683,14 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 		lp_json_fail_path(spec, LP_JF_ROUTE, LP_ST_BAD_FIELD, e);
 		return;
 	}
+	if (high)
+		out->has |= LP_HAS_ROUTE_HIGH;
 
 	/*
 	 * A decoded request line lies after the host: the host and the method
 	 * swap places, so that the host is right before where the route goes.
 	 */
-	if (spec->request && v->esc)
+	if (spec->request && resc)
 	{
 		lp_json_rotate(b->buf + hs, hb, ml);
 		text = b->buf + hs;
@@ -1698,7 +1706,7 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 	}
 
 	/* the route: a slice of its text, or built in the scratch at q */
-	if (!v->esc)
+	if (!resc)
 	{
 		if (!prefix && !templates && !slash)
 		{

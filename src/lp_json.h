@@ -23,6 +23,18 @@
  * says what a line gives and what is malformed.
  */
 
+/*
+ * Being added to lp_format.h by the tokenizers' branch (lp_token.h):
+ * until it is merged, the same values here.
+ * TODO: drop once lp_format.h defines them.
+ */
+#ifndef LP_HAS_ROUTE_HIGH
+#define LP_HAS_ROUTE_HIGH	0x40	/* lp_result.has: unescaping put a byte >= 0x80 in the route */
+#endif
+#ifndef LP_PARSE_LOGGED
+#define LP_PARSE_LOGGED		0x80	/* keep the route as logged: no unescaping */
+#endif
+
 /* Bounds of a spec: it is user input, so everything in it is bounded. */
 #define LP_JSON_SPEC_MAX	1024	/* bytes of a spec */
 #define LP_JSON_PATH_KEYS	16		/* keys of one path */
@@ -132,8 +144,12 @@ extern lp_json_spec_status lp_json_compile(const char *spec, size_t len, lp_json
  * ctx (NULL: no options) gives LP_PARSE_KEEP_QUERY, LP_PARSE_TEMPLATES and
  * LP_PARSE_HOST, and the scratch buffer of LP_ROUTE_BUF_SIZE(len) bytes
  * where decoded strings and built routes go; without it a line that needs
- * one is LP_ST_BAD_FIELD.  JSON escapes are always undone (LP_PARSE_UNESCAPE
- * changes nothing).
+ * one is LP_ST_BAD_FIELD.  JSON escapes are undone in every string as
+ * lp_token.c undoes them (a lone surrogate and \u0000 stay as logged);
+ * LP_HAS_ROUTE_HIGH says that the route's text or its host prefix had a
+ * \u escape of U+0080 or above; with LP_PARSE_LOGGED the route and the
+ * host stay as logged (the glue's retry when the decoded route is not
+ * valid in the database encoding).  LP_PARSE_UNESCAPE changes nothing.
  */
 extern lp_status lp_json_parse(const lp_json_spec *spec, const char *line, size_t len,
 							   const lp_parse_ctx *ctx, lp_result *out);

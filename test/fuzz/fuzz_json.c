@@ -3,8 +3,8 @@
  * spec compiler and the reader of a line, against the reference of
  * test/unit/ref_json.h
  *
- * The first byte of an input chooses the options (query, templates, host)
- * and the mode.  Mode "spec": the input up to its first newline is a spec,
+ * The first byte of an input chooses the options (query, templates, host,
+ * logged) and the mode.  Mode "spec": the input up to its first newline is a spec,
  * compiled (any bytes give a status and a position inside the spec), and
  * when it compiles the rest is a line read with it.  Mode "preset": the
  * whole rest is a line, read with caddy, traefik_json or a spec with a
@@ -75,6 +75,8 @@ fuzz_line(const lp_json_spec *spec, const uint8_t *data, size_t n, unsigned flag
 	if (st == LP_ST_OK)
 		FUZZ_ASSERT((r.has & LP_HAS_ROUTE) && (r.has & LP_HAS_LATENCY) && r.route_len > 0 &&
 					r.latency >= 0 && memchr(r.route, 0, r.route_len) == NULL);
+	if (r.has & LP_HAS_ROUTE_HIGH)
+		FUZZ_ASSERT((r.has & LP_HAS_ROUTE) && !(flags & LP_PARSE_LOGGED));
 	if (r.has & LP_HAS_STATUS)
 		FUZZ_ASSERT(r.status >= 100 && r.status <= 999);
 #undef FUZZ_SLICE
@@ -134,7 +136,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	flags = (data[0] & 1 ? LP_PARSE_KEEP_QUERY : 0) | (data[0] & 2 ? LP_PARSE_TEMPLATES : 0) |
-		(data[0] & 4 ? LP_PARSE_HOST : 0);
+		(data[0] & 4 ? LP_PARSE_HOST : 0) | (data[0] & 0x40 ? LP_PARSE_LOGGED : 0);
 	if (data[0] & 0x80)
 	{
 		/* mode "preset": the rest is a line */

@@ -35,15 +35,13 @@ typedef struct rj_val
 	int			type;			/* 1 string, 2 number, 3 true, 4 false, 5 null, 6 object, 7 array */
 	const char *raw;			/* its text in the line (a string's between its quotes) */
 	size_t		rawlen;
-	char	   *str;			/* a string decoded (lone surrogates as U+FFFD) */
+	char	   *str;			/* a string decoded (a lone surrogate, \u0000 as logged) */
 	size_t		len;
-	int			lone;			/* a string: it has a lone surrogate */
-	int			nul;			/* a string: it has a \u0000 */
+	int			high;			/* a string: a \u escape gave a character >= U+0080 */
 	int			esc;			/* a string: it has a backslash */
 	int			n;				/* members or elements */
 	char	  **keys;			/* an object's keys, decoded */
 	size_t	   *keylens;
-	int		   *keylone;		/* a key with a lone surrogate matches nothing */
 	struct rj_val **kids;
 } rj_val;
 
@@ -76,7 +74,6 @@ rj_free(rj_val *v)
 	free(v->kids);
 	free(v->keys);
 	free(v->keylens);
-	free(v->keylone);
 	free(v->str);
 	free(v);
 }
@@ -201,6 +198,7 @@ rj_string(rj_parser *ps)
 		{
 			unsigned long u = 0;
 			int			k;
+			const char *esc_at = ps->p - 2;		/* the backslash */
 
 			for (k = 0; k < 4; k++)
 			{
@@ -227,18 +225,20 @@ rj_string(rj_parser *ps)
 				if (lo >= 0xDC00 && lo <= 0xDFFF)
 				{
 					ps->p += 6;
+					v->high = 1;
 					rj_put_cp(o, &n, 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
 					continue;
 				}
 			}
-			if (u >= 0xD800 && u <= 0xDFFF)
+			if ((u >= 0xD800 && u <= 0xDFFF) || u == 0)
 			{
-				v->lone = 1;
-				rj_put_cp(o, &n, 0xFFFD);
+				/* a lone surrogate or a NUL: kept as logged */
+				memcpy(o + n, esc_at, 6);
+				n += 6;
 				continue;
 			}
-			if (u == 0)
-				v->nul = 1;
+			if (u >= 0x80)
+				v->high = 1;
 			rj_put_cp(o, &n, u);
 		}
 		else
@@ -360,14 +360,12 @@ rj_container(rj_parser *ps, int depth)
 			{
 				v->keys = realloc(v->keys, sizeof(char *) * cap);
 				v->keylens = realloc(v->keylens, sizeof(size_t) * cap);
-				v->keylone = realloc(v->keylone, sizeof(int) * cap);
 			}
 		}
 		if (obj)
 		{
 			v->keys[v->n] = key->str;
 			v->keylens[v->n] = key->len;
-			v->keylone[v->n] = key->lone;
 			key->str = NULL;
 			rj_free(key);
 		}
@@ -492,7 +490,7 @@ rj_lookup(const rj_val *root, const char *path, size_t plen)
 		if (!v || v->type != RJ_OBJ)
 			return NULL;
 		for (k = 0; k < v->n; k++)
-			if (!v->keylone[k] && v->keylens[k] == kn && memcmp(v->keys[k], key, kn) == 0)
+			if (v->keylens[k] == kn && memcmp(v->keys[k], key, kn) == 0)
 				found = k;
 		if (found < 0)
 			return NULL;
@@ -560,12 +558,15 @@ rj_ferr_set(rj_ferr *e, lp_status st, const char *bad, size_t n)
 	e->bad_len = n;
 }
 
-/* The text of a string value: NULL when it has a lone surrogate or a NUL. */
+/* The text of a string value: decoded, or as logged. */
 static const char *
-rj_text(const rj_val *v, size_t *n)
+rj_text(const rj_val *v, size_t *n, int logged)
 {
-	if (v->lone || v->nul)
-		return NULL;
+	if (logged)
+	{
+		*n = v->rawlen;
+		return v->raw;
+	}
 	*n = v->len;
 	return v->str;
 }
@@ -740,8 +741,8 @@ rj_path(const lp_json_spec *spec, int f, const char **p, size_t *n)
 
 /*
  * What lp_json_parse should give for line with spec and flags
- * (LP_PARSE_KEEP_QUERY, LP_PARSE_TEMPLATES, LP_PARSE_HOST; always with a
- * scratch buffer).
+ * (LP_PARSE_KEEP_QUERY, LP_PARSE_TEMPLATES, LP_PARSE_HOST,
+ * LP_PARSE_LOGGED; always with a scratch buffer).
  */
 static void
 rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned flags,
@@ -790,7 +791,7 @@ rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned 
 			rj_ferr_set(&fe[LP_JF_LATENCY], LP_ST_NO_FIELD, path, pn);
 		else if (v->type == RJ_NULL)
 			rj_ferr_set(&fe[LP_JF_LATENCY], LP_ST_NO_LATENCY, "null", 4);
-		else if (v->type == RJ_STR && !(s = rj_text(v, &n)))
+		else if (v->type == RJ_STR && !(s = rj_text(v, &n, 0)))
 			rj_ferr_set(&fe[LP_JF_LATENCY], LP_ST_BAD_FIELD, path, pn);
 		else if (v->type == RJ_STR && (n == 0 || (n == 1 && s[0] == '-')))
 			rj_ferr_set(&fe[LP_JF_LATENCY], LP_ST_NO_LATENCY, s, n);
@@ -825,7 +826,7 @@ rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned 
 		rj_path(spec, LP_JF_STATUS, &path, &pn);
 		if (v->type == RJ_OBJ || v->type == RJ_ARR)
 			rj_ferr_set(&fe[LP_JF_STATUS], LP_ST_BAD_STATUS, path, pn);
-		else if (v->type == RJ_STR && !(s = rj_text(v, &n)))
+		else if (v->type == RJ_STR && !(s = rj_text(v, &n, 0)))
 			rj_ferr_set(&fe[LP_JF_STATUS], LP_ST_BAD_STATUS, path, pn);
 		else if (v->type == RJ_STR && (n == 0 || (n == 1 && s[0] == '-')))
 			;
@@ -862,7 +863,7 @@ rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned 
 		size_t		n = 0,
 					i = 0;
 
-		if (v->type == RJ_STR && (s = rj_text(v, &n)))
+		if (v->type == RJ_STR && (s = rj_text(v, &n, 0)))
 			while (i < n && rj_tchar((unsigned char) s[i]))
 				i++;
 		if (!s || n == 0 || i < n)
@@ -892,7 +893,7 @@ rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned 
 			n = v->rawlen;
 		}
 		else if (v->type == RJ_STR)
-			s = rj_text(v, &n);
+			s = rj_text(v, &n, 0);
 		if (!s)
 		{
 			rj_path(spec, LP_JF_TIME, &path, &pn);
@@ -914,7 +915,7 @@ rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned 
 		size_t		n = 0;
 
 		if (v->type == RJ_STR)
-			s = rj_text(v, &n);
+			s = rj_text(v, &n, (flags & LP_PARSE_LOGGED) != 0);
 		if (!s)
 		{
 			rj_path(spec, LP_JF_HOST, &path, &pn);
@@ -937,8 +938,10 @@ rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned 
 		rj_path(spec, LP_JF_ROUTE, &path, &pn);
 		if (!v)
 			rj_ferr_set(&fe[LP_JF_ROUTE], LP_ST_NO_FIELD, path, pn);
-		else if (v->type != RJ_STR || !(s = rj_text(v, &n)))
+		else if (v->type != RJ_STR)
 			rj_ferr_set(&fe[LP_JF_ROUTE], LP_ST_BAD_FIELD, path, pn);
+		else if ((s = rj_text(v, &n, (flags & LP_PARSE_LOGGED) != 0)), !spec->request && n == 1 && s[0] == '-')
+			rj_ferr_set(&fe[LP_JF_ROUTE], LP_ST_BAD_REQUEST, s, n);
 		else
 		{
 			const char *t = s;
@@ -1005,6 +1008,10 @@ rj_expect_line(const lp_json_spec *spec, const char *line, size_t len, unsigned 
 				x->route = r;
 				x->route_len = rn;
 				x->has |= LP_HAS_ROUTE;
+				/* a \u escape of U+0080 or above decoded in the route's text or its host prefix */
+				if (!(flags & LP_PARSE_LOGGED) &&
+					(v->high || ((flags & LP_PARSE_HOST) && x->host && fv[LP_JF_HOST]->high)))
+					x->has |= LP_HAS_ROUTE_HIGH;
 				if (spec->request && !fv[LP_JF_METHOD])
 				{
 					x->method = rj_dup(s, ml);

@@ -667,11 +667,14 @@ test_json_routes(void)
 		{"/q\\\"uote\\\\back\\/slash", 0, LP_ST_OK, "/q\"uote\\back/slash"},
 		{"/t\\b\\f\\n\\r\\tx", 0, LP_ST_OK, "/t\b\f\n\r\tx"},
 		{"/a\\u003fb", 0, LP_ST_OK, "/a"},
-		{"/lone\\ud83d", 0, LP_ST_BAD_FIELD, NULL},
-		{"/lone\\ude00x", 0, LP_ST_BAD_FIELD, NULL},
-		{"/lone\\ud83d\\u0041", 0, LP_ST_BAD_FIELD, NULL},
-		{"/lone\\ud83d\\ud83d", 0, LP_ST_BAD_FIELD, NULL},
-		{"/nul\\u0000", 0, LP_ST_BAD_FIELD, NULL},
+		{"/lone\\ud83d", 0, LP_ST_OK, "/lone\\ud83d"},
+		{"/lone\\ude00x", 0, LP_ST_OK, "/lone\\ude00x"},
+		{"/lone\\ud83d\\u0041", 0, LP_ST_OK, "/lone\\ud83dA"},
+		{"/lone\\ud83d\\ud83d\\ude00", 0, LP_ST_OK, "/lone\\ud83d\xf0\x9f\x98\x80"},
+		{"/nul\\u0000", 0, LP_ST_OK, "/nul\\u0000"},
+		{"-", 0, LP_ST_BAD_REQUEST, NULL},
+		{"\\u002d", 0, LP_ST_BAD_REQUEST, NULL},
+		{"/-", 0, LP_ST_OK, "/-"},
 		{"/raw\xff\xfe", 0, LP_ST_OK, "/raw\xff\xfe"},
 		{"/users/42/x", LP_PARSE_TEMPLATES, LP_ST_OK, "/users/:id/x"},
 		{"/users/4\\u0032/x?id=7", LP_PARSE_TEMPLATES, LP_ST_OK, "/users/:id/x"},
@@ -711,9 +714,27 @@ test_json_routes(void)
 	CHECK_EQ_I(jparse(&sp, "{\"h\":\"123\",\"u\":\"/a\",\"d\":5}", LP_PARSE_HOST | LP_PARSE_TEMPLATES, &r),
 			   LP_ST_OK, "an all-digit host");
 	CHECK(is(r.route, r.route_len, "123/a"), "an all-digit host stays");
-	CHECK_EQ_I(jparse(&sp, "{\"h\":\"\\ud800\",\"u\":\"/a\",\"d\":5}", LP_PARSE_HOST, &r), LP_ST_BAD_FIELD,
+	CHECK_EQ_I(jparse(&sp, "{\"h\":\"\\ud800\",\"u\":\"/a\",\"d\":5}", LP_PARSE_HOST, &r), LP_ST_OK,
 			   "a lone surrogate in the host");
-	CHECK(is(r.bad, r.bad_len, "h") && is(r.route, r.route_len, "/a"), "bad host: no prefix, error on host");
+	CHECK(is(r.route, r.route_len, "\\ud800/a"), "kept as logged, as lp_token.c keeps it");
+
+	/* LP_HAS_ROUTE_HIGH: a \u escape of U+0080 or above decoded into the route */
+	CHECK(jparse(&sp, "{\"u\":\"/caf\\u00e9\",\"d\":5}", 0, &r) == LP_ST_OK &&
+		  (r.has & LP_HAS_ROUTE_HIGH), "\\u00e9: high");
+	CHECK(jparse(&sp, "{\"u\":\"/caf\xc3\xa9\",\"d\":5}", 0, &r) == LP_ST_OK &&
+		  !(r.has & LP_HAS_ROUTE_HIGH), "raw UTF-8 is as logged: not high");
+	CHECK(jparse(&sp, "{\"u\":\"\\/a\\u0041\",\"d\":5}", 0, &r) == LP_ST_OK &&
+		  !(r.has & LP_HAS_ROUTE_HIGH), "escapes below U+0080: not high");
+	CHECK(jparse(&sp, "{\"u\":\"/a\",\"h\":\"\\u00e4.de\",\"d\":5}", LP_PARSE_HOST, &r) == LP_ST_OK &&
+		  (r.has & LP_HAS_ROUTE_HIGH), "a decoded host prefix: high");
+	CHECK(jparse(&sp, "{\"u\":\"/a\",\"h\":\"\\u00e4.de\",\"d\":5}", 0, &r) == LP_ST_OK &&
+		  !(r.has & LP_HAS_ROUTE_HIGH), "a decoded host without the host option: not high");
+	/* LP_PARSE_LOGGED: the route and host as logged */
+	CHECK(jparse(&sp, "{\"u\":\"\\/caf\\u00e9?q\",\"h\":\"\\u00e4\",\"d\":5}", LP_PARSE_LOGGED | LP_PARSE_HOST,
+				 &r) == LP_ST_OK && is(r.route, r.route_len, "\\u00e4\\/caf\\u00e9") &&
+		  is(r.host, r.host_len, "\\u00e4") && !(r.has & LP_HAS_ROUTE_HIGH),
+		  "logged: %s", diff_q(r.route, r.route_len));
+	CHECK_REF(&sp, "{\"u\":\"\\/caf\\u00e9?q\",\"h\":\"\\u00e4\",\"d\":5}", LP_PARSE_LOGGED | LP_PARSE_HOST);
 
 	/* request lines */
 	spec_of("request=r,latency=d:ms,host=h", &rq);
@@ -1610,7 +1631,7 @@ test_json_differential(void)
 			test_diff	d;
 
 			flags = (flags & 1 ? LP_PARSE_KEEP_QUERY : 0) | (flags & 2 ? LP_PARSE_TEMPLATES : 0) |
-				(flags & 4 ? LP_PARSE_HOST : 0);
+				(flags & 4 ? LP_PARSE_HOST : 0) | (g_rand(8) == 0 ? LP_PARSE_LOGGED : 0);
 			g_ws(&g);
 			g_object(&g, &sp, pk, pl, 0);
 			g_ws(&g);
