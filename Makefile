@@ -21,6 +21,7 @@ OBJS = \
 	src/lp_formats.o \
 	src/lp_gen.o \
 	src/lp_hist.o \
+	src/lp_json.o \
 	src/lp_parse.o \
 	src/lp_partial.o \
 	src/lp_rank.o \

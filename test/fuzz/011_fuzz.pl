@@ -2,7 +2,7 @@
 # bounded time: make -C test fuzz.
 #
 # make -s -C test/fuzz run SECONDS=LP_FUZZ_SECONDS (default 7 per harness:
-# about 35 s of fuzzing for the five harnesses, plus the build).  It fails on
+# about 42 s of fuzzing for the six harnesses, plus the build).  It fails on
 # any crash; for each harness it prints "fuzz_H: N executions in S s, cov: C,
 # no crash".  Assertions: make exits 0, and each harness printed its line, with
 # no crash and more than zero executions (one assertion each).  Needs no cluster.  Builds in
