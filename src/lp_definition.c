@@ -6,6 +6,15 @@
 
 #include "lp_definition.h"
 
+/* Out of line even where the compiler would inline: the walk's rare paths. */
+#if defined(__GNUC__)
+#define LP_DEF_NOINLINE __attribute__((noinline))
+#define LP_DEF_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define LP_DEF_NOINLINE
+#define LP_DEF_PRINTF(f, a)
+#endif
+
 /*
  * Compiling.  Each dialect's front end reads the configuration text the
  * way its server does, into the format string with the byte offset in the
@@ -66,7 +75,7 @@ typedef struct lp_def_build
 /* Record error `st` at definition offset pos; the message from fmt. */
 static lp_def_status
 lp_def_fail(lp_def_error *err, lp_def_status st, size_t pos, const char *hint, const char *fmt,...)
-	__attribute__((format(printf, 5, 6)));
+			LP_DEF_PRINTF(5, 6);
 
 static lp_def_status
 lp_def_fail(lp_def_error *err, lp_def_status st, size_t pos, const char *hint, const char *fmt,...)
@@ -985,22 +994,6 @@ lp_definition_compile(lp_def_dialect dialect, const char *def, size_t len, unsig
 
 /* ---------- parsing a line ---------- */
 
-/*
- * Do q[1..n) equal lit[1..n) (q[0] == lit[0] is known)?  The literals of
- * real formats are short: up to three bytes without a loop.
- */
-static inline int
-lp_def_rest_is(const char *q, const char *lit, size_t n)
-{
-	size_t		k;
-
-	if (n <= 3)
-		return (n < 2 || q[1] == lit[1]) && (n < 3 || q[2] == lit[2]);
-	for (k = 1; k < n && q[k] == lit[k]; k++)
-		;
-	return k == n;
-}
-
 /* Is the '"' at q escaped: an odd run of backslashes before it, after fs? */
 static inline int
 lp_def_escaped(const char *fs, const char *q)
@@ -1010,6 +1003,87 @@ lp_def_escaped(const char *fs, const char *q)
 	while (r > fs && r[-1] == '\\')
 		r--;
 	return ((q - r) & 1) != 0;
+}
+
+/*
+ * Do q[1..n) equal lit[1..n) (q[0] == lit[0] is known, and q[0..n) is
+ * inside the line)?  Up to four bytes one by one, up to 17 in two
+ * overlapping words, longer ones by memcmp.
+ */
+static inline int
+lp_def_rest_is(const char *q, const char *lit, size_t n)
+{
+	uint64_t	a,
+				b,
+				c,
+				d;
+
+	if (n <= 3)
+		return (n < 2 || q[1] == lit[1]) && (n < 3 || q[2] == lit[2]);
+	if (n <= 4)
+		return q[1] == lit[1] && q[2] == lit[2] && q[3] == lit[3];
+	if (n <= 8)
+	{
+		uint32_t	e,
+					f,
+					g,
+					h;
+
+		memcpy(&e, q + 1, 4);
+		memcpy(&f, lit + 1, 4);
+		memcpy(&g, q + n - 4, 4);
+		memcpy(&h, lit + n - 4, 4);
+		return e == f && g == h;
+	}
+	if (n > 17)
+		return memcmp(q + 1, lit + 1, n - 1) == 0;
+	memcpy(&a, q + 1, 8);
+	memcpy(&b, lit + 1, 8);
+	memcpy(&c, q + n - 8, 8);
+	memcpy(&d, lit + n - 8, 8);
+	return a == b && c == d;
+}
+
+/*
+ * The first lit (n > 3 bytes) at or after q, or NULL: the walk's literal
+ * scan for long literals (" rt=", JSON keys), out of line so that the
+ * short literals' loop stays small.
+ */
+static LP_DEF_NOINLINE const char *
+lp_def_find_long(const char *line, const char *q, const char *end, const char *lit, size_t n)
+{
+	for (;; q++)
+	{
+		if (!(q = lp_find_byte(line, q, end, lit[0])) || (size_t) (end - q) < n)
+			return NULL;
+		if (lp_def_rest_is(q, lit, n))
+			return q;
+	}
+}
+
+/*
+ * The closing quote that lit (n > 3 bytes, starting with '"') follows,
+ * from p; NULL when there is none, *seen set when an unescaped '"' was
+ * there.  The walk's quoted scan for long literals, out of line.
+ */
+static LP_DEF_NOINLINE const char *
+lp_def_quote_long(const char *line, const char *p, const char *end, const char *lit, size_t n,
+				  int backslash, int *seen)
+{
+	const char *q = p;
+
+	for (;; q++)
+	{
+		if (!(q = lp_find_byte(line, q, end, '"')))
+			return NULL;
+		if (backslash && q > p && q[-1] == '\\' && lp_def_escaped(p, q))
+			continue;
+		*seen = 1;
+		if ((size_t) (end - q) < n)
+			return NULL;
+		if (lp_def_rest_is(q, lit, n))
+			return q;
+	}
 }
 
 /* A status of exactly three digits, 100..999; -1 otherwise. */
@@ -1064,30 +1138,47 @@ lp_def_walk(const lp_def_program *prog, const char *line, const char *p, const c
 					goto fail;
 				q++;
 			}
-			for (;; q++)
+			if (n > 3)
 			{
-				if (!(q = lp_find_byte(line, q, end, lit[0])) || (size_t) (end - q) < n)
+				if (!(q = lp_def_find_long(line, q, end, lit, n)))
 					goto fail;
-				if (lp_def_rest_is(q, lit, n))
-					break;
 			}
+			else
+				for (;; q++)
+				{
+					if (!(q = lp_find_byte(line, q, end, lit[0])) || (size_t) (end - q) < n)
+						goto fail;
+					if (lp_def_rest_is(q, lit, n))
+						break;
+				}
 		}
 		else if (s->scan == LP_SCAN_QUOTED)
 		{
 			/* the first unescaped '"' lit (which starts with it) is at */
 			st = LP_ST_UNTERMINATED;
-			for (;; q++)
+			if (n > 3)
 			{
-				if (!(q = lp_find_byte(line, q, end, '"')))
+				int			seen = 0;
+
+				q = lp_def_quote_long(line, p, end, lit, n, backslash, &seen);
+				if (seen)
+					st = LP_ST_TOO_FEW_FIELDS;
+				if (!q)
 					goto fail;
-				if (backslash && q > p && q[-1] == '\\' && lp_def_escaped(p, q))
-					continue;
-				st = LP_ST_TOO_FEW_FIELDS;
-				if ((size_t) (end - q) < n)
-					goto fail;
-				if (lp_def_rest_is(q, lit, n))
-					break;
 			}
+			else
+				for (;; q++)
+				{
+					if (!(q = lp_find_byte(line, q, end, '"')))
+						goto fail;
+					if (backslash && q > p && q[-1] == '\\' && lp_def_escaped(p, q))
+						continue;
+					st = LP_ST_TOO_FEW_FIELDS;
+					if ((size_t) (end - q) < n)
+						goto fail;
+					if (lp_def_rest_is(q, lit, n))
+						break;
+				}
 		}
 		else if (s->scan == LP_SCAN_TAIL)
 		{

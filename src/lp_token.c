@@ -435,6 +435,30 @@ lp_route_build_slow(const char *r, size_t n, int slash, int escaped, const char 
 
 /* ---------- latencies ---------- */
 
+/*
+ * An integer of at most 18 digits (which fits in int64) read at once into
+ * *v: 1; 0 for anything else, which the general readers below decide.
+ */
+static inline int
+lp_small_uint(const char *s, size_t len, int64_t *v)
+{
+	uint64_t	x = 0;
+	size_t		i;
+
+	if (len > 18)
+		return 0;
+	for (i = 0; i < len; i++)
+	{
+		unsigned	d = (unsigned char) s[i] - '0';
+
+		if (d > 9)
+			return 0;
+		x = x * 10 + d;
+	}
+	*v = (int64_t) x;
+	return 1;
+}
+
 /* See lp_token.h. */
 lp_status
 lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
@@ -443,6 +467,18 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 
 	if (len == 0 || (len == 1 && *s == '-'))
 		return LP_ST_NO_LATENCY;
+	/* integers of the usual length: what lp_parse_micros_ms and lp_parse_uint63 give */
+	if (unit != LP_UNIT_S && lp_small_uint(s, len, &v))
+	{
+		if (unit == LP_UNIT_US)
+			v = v / 1000 + (v % 1000 >= 500 ? 1 : 0);
+		else if (unit == LP_UNIT_NS)
+			v = v / 1000000 + (v % 1000000 >= 500000 ? 1 : 0);
+		else if (unit != LP_UNIT_MS)
+			return LP_ST_BAD_LATENCY;
+		*ms = v;
+		return LP_ST_OK;
+	}
 	switch (unit)
 	{
 		case LP_UNIT_S:
