@@ -198,6 +198,8 @@ test_definition_nginx(void)
 		{"'$request_method $uri$is_args$args $request_time'", "POST /p?x=1 0.002", LP_PARSE_KEEP_QUERY, LP_ST_OK, "/p?x=1", 2, -1, "POST", NULL, NULL},
 		{"'$request_method $uri$is_args$args $request_time'", "GET /p 0.002", LP_PARSE_KEEP_QUERY, LP_ST_OK, "/p", 2, -1, NULL, NULL, NULL},
 		{"'$uri $request_time'", "/only/the/path 1.000", 0, LP_ST_OK, "/only/the/path", 1000, -1, NULL, NULL, NULL},
+		{"'$document_uri$is_args$query_string $request_time'", "/d?q=1 1.000", LP_PARSE_KEEP_QUERY, LP_ST_OK, "/d?q=1", 1000, -1, NULL, NULL, NULL},
+		{"'$args $request_uri $request_time'", "q=1 /r?q=1 1.000", 0, LP_ST_OK, "/r", 1000, -1, NULL, NULL, NULL},
 		{"'\"$request\" $uri $request_time'", "\"GET /r HTTP/1.1\" /u 1.000", 0, LP_ST_OK, "/r", 1000, -1, NULL, NULL, NULL},
 		/* times */
 		{"'$time_iso8601 $msec \"$request\" $request_time'", "2026-11-07T12:00:05+01:00 1794049205.123 \"GET /i HTTP/1.1\" 0.1",
@@ -307,6 +309,8 @@ test_definition_apache(void)
 		{"\"%h %l %u %t \\\"%r\\\" %>s %b %D\"", "1 - - [07/Nov/2026:12:00:05 +0100] \"GET /cq HTTP/1.1\" 404 0 1500",
 		0, LP_ST_OK, "/cq", 2, 404, NULL, NULL, NULL},
 		{"%h \\\"%r\\\" %D", "1 \"GET /bq HTTP/1.1\" 1500", 0, LP_ST_OK, "/bq", 2, -1, NULL, NULL, NULL},
+		{"'%h \"%r\" %D'", "1 \"GET /sq HTTP/1.1\" 1500", 0, LP_ST_OK, "/sq", 2, -1, NULL, NULL, NULL},
+		{"\"%r\" %D", "\"GET /notconf HTTP/1.1\" 1500", 0, LP_ST_OK, "/notconf", 2, -1, NULL, NULL, NULL},
 		/* units */
 		{"\"%r\" %{ms}T", "\"GET /ms HTTP/1.1\" 214", 0, LP_ST_OK, "/ms", 214, -1, NULL, NULL, NULL},
 		{"\"%r\" %{us}T", "\"GET /us HTTP/1.1\" 214500", 0, LP_ST_OK, "/us", 215, -1, NULL, NULL, NULL},
