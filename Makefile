@@ -16,6 +16,7 @@ OBJS = \
 	src/lp_arith.o \
 	src/lp_codec.o \
 	src/lp_compare.o \
+	src/lp_definition.o \
 	src/lp_common.o \
 	src/lp_format.o \
 	src/lp_formats.o \
@@ -29,6 +30,7 @@ OBJS = \
 	src/lp_state.o \
 	src/lp_stats.o \
 	src/lp_tag.o \
+	src/lp_token.o \
 	src/lp_ts.o
 
 EXTENSION = logp95
