@@ -2,7 +2,7 @@
 # bounded time: make -C test fuzz.
 #
 # make -s -C test/fuzz run SECONDS=LP_FUZZ_SECONDS (default 7 per harness:
-# about 35 s of fuzzing for the five harnesses, plus the build).  It fails on
+# about 42 s of fuzzing for the six harnesses, plus the build).  It fails on
 # any crash; for each harness it prints "fuzz_H: N executions in S s, cov: C,
 # no crash".  Assertions: make exits 0, and each harness reported more than
 # zero executions without a crash.  Needs no cluster.  Builds in
@@ -19,7 +19,7 @@ use Test::More;
 use LogP95::TestLib;
 
 my $seconds = $ENV{LP_FUZZ_SECONDS} // 7;
-my @harnesses = qw(parse decode hex formats tag);
+my @harnesses = qw(parse decode hex formats tag presets);
 
 # libFuzzer present: a trivial harness links with -fsanitize=fuzzer.
 my $tmp = PostgreSQL::Test::Utils::tempdir('probe');

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lp_format.h"
+#include "test_diff.h"
 
 /*
  * What test_presets.c and fuzz_presets.c compare lp_parse_<preset> with:
@@ -1049,5 +1050,46 @@ typedef lp_status (*ref_fn) (const char *s, long len, unsigned flags, ref_res *r
 static const ref_fn ref_presets[] = {
 	ref_haproxy, ref_alb, ref_cloudfront, ref_envoy, ref_traefik, ref_iis
 };
+
+/*
+ * Compare a parser's answer (st, g) on line with the reference's (w),
+ * field by field, into d: the fields the reference found, slices by their
+ * place in the line, the route by its text; on a failure, the bad field
+ * and the counts.
+ */
+static inline void
+ref_diff(test_diff *d, const char *line, lp_status st, const lp_result *g, const ref_res *w)
+{
+	diff_i(d, "status code", st, w->st);
+	diff_u(d, "has", g->has, w->has);
+	if (w->has & LP_HAS_ROUTE)
+		diff_text(d, "route", g->route, g->route_len, w->route, w->route_len);
+	if (w->has & LP_HAS_LATENCY)
+		diff_i(d, "latency", g->latency, w->latency);
+	if (w->has & LP_HAS_STATUS)
+		diff_i(d, "status", g->status, w->status);
+	if (w->has & LP_HAS_METHOD)
+		diff_slice(d, "method", line, g->method, g->method_len, line + w->method_off,
+				   (size_t) w->method_len);
+	if (w->has & LP_HAS_TIME)
+	{
+		diff_slice(d, "time", line, g->time, g->time_len, line + w->time_off, (size_t) w->time_len);
+		diff_slice(d, "time2", line, g->time2, g->time2_len,
+				   w->time2_off < 0 ? NULL : line + w->time2_off,
+				   w->time2_off < 0 ? 0 : (size_t) w->time2_len);
+	}
+	if (w->has & LP_HAS_HOST)
+		diff_slice(d, "host", line, g->host, g->host_len, line + w->host_off, (size_t) w->host_len);
+	if (w->st != LP_ST_OK)
+	{
+		diff_slice(d, "bad", line, g->bad, g->bad_len, w->bad_off < 0 ? NULL : line + w->bad_off,
+				   w->bad_off < 0 ? 0 : (size_t) w->bad_len);
+		if (w->st == LP_ST_TOO_FEW_FIELDS || w->st == LP_ST_TOO_FEW_TAIL_FIELDS)
+		{
+			diff_i(d, "nwant", g->nwant, w->nwant);
+			diff_i(d, "nfields", g->nfields, w->nfields);
+		}
+	}
+}
 
 #endif							/* REF_PRESETS_H */

@@ -6,7 +6,6 @@
 
 #include "lp_presets.h"
 #include "ref_presets.h"
-#include "test_diff.h"
 
 /*
  * test_harness.h cannot be included here: it includes lp_formats.h, whose
@@ -744,45 +743,6 @@ test_presets_routes(void)
 
 /* ---------- every prefix of every sample line ---------- */
 
-/*
- * Compare an answer with the reference's, field by field, into d: slices by
- * their place in the line, the route by its text.
- */
-static void
-diff_answer(test_diff *d, const char *line, lp_status st, const lp_result *g, const ref_res *w)
-{
-	diff_i(d, "status code", st, w->st);
-	diff_u(d, "has", g->has, w->has);
-	if (w->has & LP_HAS_ROUTE)
-		diff_text(d, "route", g->route, g->route_len, w->route, w->route_len);
-	if (w->has & LP_HAS_LATENCY)
-		diff_i(d, "latency", g->latency, w->latency);
-	if (w->has & LP_HAS_STATUS)
-		diff_i(d, "status", g->status, w->status);
-	if (w->has & LP_HAS_METHOD)
-		diff_slice(d, "method", line, g->method, g->method_len, line + w->method_off,
-				   (size_t) w->method_len);
-	if (w->has & LP_HAS_TIME)
-	{
-		diff_slice(d, "time", line, g->time, g->time_len, line + w->time_off, (size_t) w->time_len);
-		diff_slice(d, "time2", line, g->time2, g->time2_len,
-				   w->time2_off < 0 ? NULL : line + w->time2_off,
-				   w->time2_off < 0 ? 0 : (size_t) w->time2_len);
-	}
-	if (w->has & LP_HAS_HOST)
-		diff_slice(d, "host", line, g->host, g->host_len, line + w->host_off, (size_t) w->host_len);
-	if (w->st != LP_ST_OK)
-	{
-		diff_slice(d, "bad", line, g->bad, g->bad_len, w->bad_off < 0 ? NULL : line + w->bad_off,
-				   w->bad_off < 0 ? 0 : (size_t) w->bad_len);
-		if (w->st == LP_ST_TOO_FEW_FIELDS || w->st == LP_ST_TOO_FEW_TAIL_FIELDS)
-		{
-			diff_i(d, "nwant", g->nwant, w->nwant);
-			diff_i(d, "nfields", g->nfields, w->nfields);
-		}
-	}
-}
-
 /* Flag sets every line is parsed with. */
 static const unsigned flag_sets[] = {
 	0,
@@ -816,7 +776,7 @@ check_line(int k, const char *text, size_t len, const char *file, int lineno)
 
 		ref_presets[k] (line, (long) len, flag_sets[f], &w);
 		diff_init(&d);
-		diff_answer(&d, line, st, &g, &w);
+		ref_diff(&d, line, st, &g, &w);
 		if (d.field)
 		{
 			check_at(0, file, lineno, "%s (flags 0x%x) against the reference: %s (line %s)",
