@@ -2,6 +2,16 @@
 #include "lp_presets.h"
 
 /*
+ * SSE2 (every x86-64) or SWAR (plain 64-bit arithmetic, little-endian);
+ * -DLP_PRESETS_SCALAR=1 turns SSE2 off, =2 SWAR too, to test the other
+ * paths: all give the same answers.
+ */
+#if defined(__SSE2__) && !defined(LP_PRESETS_SCALAR)
+#define LP_SSE2 1
+#include <emmintrin.h>
+#endif
+
+/*
  * The route templates of every format (lp_formats.c).  lp_formats.h, which
  * declares it, defines an lp_parse_ctx of its own and cannot be included
  * beside lp_format.h until the format table is redesigned; the declaration
@@ -56,16 +66,181 @@ lp_hexval(char c)
 	return -1;
 }
 
-/* The first blank of [p, end), or end. */
-static inline const char *
-lp_to_blank(const char *p, const char *end)
+/* A field of a line: [p, p + n). */
+typedef struct lp_span
 {
-	while (p < end && !LP_IS_BLANK(*p))
-		p++;
-	return p;
+	const char *p;
+	size_t		n;
+} lp_span;
+
+/*
+ * ---------- finding bytes sixteen at a time ----------
+ *
+ * A field of most presets ends at a blank (space or tab), of CloudFront's
+ * at a tab.  Byte loops over a line spend most of a parse in mispredicted
+ * branches, one at every field and every search; instead, the bytes of a
+ * class are found sixteen at a time as a bit mask (SSE2, which every
+ * x86-64 has; elsewhere eight at a time in plain 64-bit arithmetic, SWAR),
+ * and a field's end is a count of trailing zeros.  No load reads past the
+ * line: the last, short chunk of a search is read as the sixteen bytes
+ * that end where the search ends, when the line (`floor`, its first byte)
+ * holds them, and byte by byte only in lines of fewer than sixteen bytes.
+ * Plain C, chosen at compile time; these move to lp_simd.h with the
+ * shared tokenizers.
+ */
+
+#define LP_BYTES(c) (UINT64_C(0x0101010101010101) * (uint64_t) (unsigned char) (c))
+#define LP_LOW7 UINT64_C(0x7f7f7f7f7f7f7f7f)
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+	!(defined(LP_PRESETS_SCALAR) && LP_PRESETS_SCALAR > 1)
+#define LP_SWAR 1
+#endif
+
+/* 0x80 in every byte of x that is zero, exactly (no borrow from a lower byte). */
+static inline uint64_t
+lp_zero_bytes(uint64_t x)
+{
+	return ~(((x & LP_LOW7) + LP_LOW7) | x | LP_LOW7);
 }
 
-/* The first byte of [p, end) that is not a blank, or end. */
+/* The high bits of the eight bytes of z (0x80 or 0) as bits 0..7, byte j as bit j. */
+static inline unsigned
+lp_gather8(uint64_t z)
+{
+	return (unsigned) (((z >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+}
+
+/* The lowest set bit of m, which is not 0. */
+static inline int
+lp_lowest(uint64_t m)
+{
+#if defined(__GNUC__)
+	return __builtin_ctzll(m);
+#else
+	int			k = 0;
+
+	while (!(m & 1))
+	{
+		m >>= 1;
+		k++;
+	}
+	return k;
+#endif
+}
+
+/* The highest set bit of m, which is not 0. */
+static inline int
+lp_highest(uint64_t m)
+{
+#if defined(__GNUC__)
+	return 63 - __builtin_clzll(m);
+#else
+	int			k = 63;
+
+	while (!(m >> k))
+		k--;
+	return k;
+#endif
+}
+
+/*
+ * Bit i set when p[i] is c or c2 (c2 = c for one byte), for the bytes of
+ * [p, end) up to sixteen.  Read with one load at p when sixteen bytes
+ * remain, else with one that ends at end when the line holds sixteen
+ * bytes from floor, else byte by byte.
+ */
+static inline unsigned
+lp_chunk_bits(const char *p, const char *end, const char *floor, char c, char c2)
+{
+	size_t		k = (size_t) (end - p);
+	unsigned	m = 0;
+	size_t		i;
+
+#if defined(LP_SSE2)
+	if (k >= 16 || end - floor >= 16)
+	{
+		__m128i		v = _mm_loadu_si128((const __m128i *) (k >= 16 ? p : end - 16));
+
+		m = (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)),
+													  _mm_cmpeq_epi8(v, _mm_set1_epi8(c2))));
+		return k >= 16 ? m : m >> (16 - k);
+	}
+#elif defined(LP_SWAR)
+	if (k > 16)
+		k = 16;
+	i = 0;
+	for (; i + 8 <= k; i += 8)
+	{
+		uint64_t	x;
+
+		memcpy(&x, p + i, 8);
+		m |= lp_gather8(lp_zero_bytes(x ^ LP_BYTES(c)) | lp_zero_bytes(x ^ LP_BYTES(c2))) << i;
+	}
+	if (i < k && p + k - floor >= 8)
+	{
+		uint64_t	x;
+
+		memcpy(&x, p + k - 8, 8);
+		m |= (lp_gather8(lp_zero_bytes(x ^ LP_BYTES(c)) | lp_zero_bytes(x ^ LP_BYTES(c2))) >>
+			  (8 - (k - i))) << i;
+		return m;
+	}
+#endif
+	if (k > 16)
+		k = 16;
+	for (i = 0; i < k; i++)
+		m |= (unsigned) (p[i] == c || p[i] == c2) << i;
+	return m;
+}
+
+/* The first c in [p, end), or NULL (memchr, without its call for a search of a few bytes). */
+static inline const char *
+lp_find(const char *p, const char *end, char c, const char *floor)
+{
+	while (p < end)
+	{
+		unsigned	m = lp_chunk_bits(p, end, floor, c, c);
+
+		if (m)
+			return p + lp_lowest(m);
+		p += 16;
+	}
+	return NULL;
+}
+
+/* The last c in [p, end), or NULL. */
+static inline const char *
+lp_find_last(const char *p, const char *end, char c, const char *floor)
+{
+	while (end > p)
+	{
+		const char *from = end - p >= 16 ? end - 16 : p;
+		unsigned	m = lp_chunk_bits(from, end, floor, c, c);
+
+		if (m)
+			return from + lp_highest(m);
+		end = from;
+	}
+	return NULL;
+}
+
+/* The first blank of [p, end), or end. */
+static inline const char *
+lp_to_blank(const char *p, const char *end, const char *floor)
+{
+	while (p < end)
+	{
+		unsigned	m = lp_chunk_bits(p, end, floor, ' ', '\t');
+
+		if (m)
+			return p + lp_lowest(m);
+		p += 16;
+	}
+	return end;
+}
+
+/* The first byte of [p, end) that is not a blank, or end (after a field, mostly one space). */
 static inline const char *
 lp_past_blanks(const char *p, const char *end)
 {
@@ -73,6 +248,188 @@ lp_past_blanks(const char *p, const char *end)
 		p++;
 	return p;
 }
+
+/*
+ * Bit i set when p[i] is a separator (a tab, or a blank when !tabs), for
+ * i < n <= 64; the bits from n up are set too, so that a search stops at
+ * the end of the line.
+ */
+static inline uint64_t
+lp_sep_bits(const char *p, size_t n, int tabs, const char *floor)
+{
+	uint64_t	bits = 0;
+	size_t		i;
+
+	LP_ASSERT(n <= 64);
+	for (i = 0; i < n; i += 16)
+		bits |= (uint64_t) lp_chunk_bits(p + i, p + n, floor, '\t', tabs ? '\t' : ' ') << i;
+	if (n < 64)
+		bits |= ~UINT64_C(0) << n;
+	return bits;
+}
+
+/* A scan of a line's separators, 64 bytes at a time. */
+typedef struct lp_scan
+{
+	const char *base;			/* the window: [base, base + 64) */
+	const char *end;			/* the end of the line */
+	const char *floor;			/* its first byte */
+	uint64_t	bits;			/* lp_sep_bits of the window */
+	int			tabs;			/* separators are tabs only (else blanks) */
+	int			cr;				/* drop a '\r' before end once a window reaches it */
+} lp_scan;
+
+/*
+ * Move the window of s to start at p.  A window that reaches the end of the
+ * line drops its trailing '\r' first when s->cr (a parser then reads the
+ * line's last bytes only when a scan gets there).
+ */
+static inline void
+lp_scan_load(lp_scan *s, const char *p)
+{
+	size_t		n = (size_t) (s->end - p);
+
+	if (n <= 64 && s->cr)
+	{
+		if (n > 0 && p[n - 1] == '\r')
+		{
+			s->end--;
+			n--;
+		}
+		s->cr = 0;
+	}
+	s->base = p;
+	s->bits = lp_sep_bits(p, n < 64 ? n : 64, s->tabs, s->floor);
+}
+
+/* Start a scan of [p, end) in the line that starts at floor; cr: its '\r' not yet dropped. */
+static inline void
+lp_scan_init(lp_scan *s, const char *p, const char *end, const char *floor, int tabs, int cr)
+{
+	s->end = end;
+	s->floor = floor;
+	s->tabs = tabs;
+	s->cr = cr;
+	lp_scan_load(s, p);
+}
+
+/* The first byte that is not a separator at or after p, or the end. */
+static inline const char *
+lp_scan_field(lp_scan *s, const char *p)
+{
+	LP_ASSERT(p >= s->base && p <= s->end);
+	for (;;)
+	{
+		size_t		off = (size_t) (p - s->base);
+
+		if (off < 64)
+		{
+			uint64_t	m = ~s->bits >> off;	/* no bit past the end */
+
+			if (m)
+				return p + lp_lowest(m);
+			p = s->base + 64;
+		}
+		if (p >= s->end)
+			return s->end;
+		lp_scan_load(s, p);
+	}
+}
+
+/*
+ * Up to max fields of s, which starts at p, separated by runs of
+ * separators: their spans into f.  Returns how many there were (fewer than
+ * max: the line ended); *after is the end of the last one.  A field starts
+ * where a separator is followed by another byte and ends where a byte is
+ * followed by a separator: both are bit masks of a window, taken lowest
+ * first, so a field costs a few instructions and no unpredictable branch.
+ */
+static inline int
+lp_scan_fields(lp_scan *s, const char *p, lp_span *f, int max, const char **after)
+{
+	uint64_t	prev = 1;		/* the byte before the window is a separator */
+	int			n = 0;
+	int			open = 0;		/* f[n] started, not ended */
+
+	LP_ASSERT(p == s->base && max > 0);
+	*after = p;
+	for (;;)
+	{
+		uint64_t	b = s->bits;
+		uint64_t	shifted = (b << 1) | prev;	/* bit i: byte i - 1 is a separator */
+		uint64_t	starts = ~b & shifted;
+		uint64_t	ends = b & ~shifted;
+
+		for (;;)
+		{
+			if (!open)
+			{
+				if (!starts)
+					break;
+				f[n].p = s->base + lp_lowest(starts);
+				starts &= starts - 1;
+				open = 1;
+			}
+			if (!ends)
+				break;
+			{
+				const char *e = s->base + lp_lowest(ends);
+
+				ends &= ends - 1;
+				if (e > s->end)
+					e = s->end;
+				f[n].n = (size_t) (e - f[n].p);
+				*after = e;
+				open = 0;
+				if (++n == max)
+					return n;
+			}
+		}
+		if (s->base + 64 > s->end)
+			return n;			/* the window held the end, and its bits past it */
+		prev = b >> 63;
+		lp_scan_load(s, s->base + 64);
+	}
+}
+
+/*
+ * The end of a line whose trailing '\r' is dropped now if cr (the parsers
+ * read a line's last bytes only when they get there).
+ */
+static inline const char *
+lp_end_cr(const char *line, const char *end, int cr)
+{
+	return (cr && end > line && end[-1] == '\r') ? end - 1 : end;
+}
+
+#ifdef LP_SWAR
+/*
+ * The value of the 1..8 digits that end at end (the 8 bytes before end are
+ * in the line): lp_parse.c's fold, without a loop (bytes before the field
+ * read as '0', every byte checked to be a digit, the digits folded
+ * pairwise).  Returns 1 with *out, 0 when a byte is not a digit.
+ */
+static inline int
+lp_digits8(const char *end, size_t n, uint64_t *out)
+{
+	const uint64_t zeros = UINT64_C(0x3030303030303030);
+	uint64_t	w;
+	unsigned	shift = 8 * (8 - (unsigned) n);
+
+	memcpy(&w, end - 8, 8);
+	if (shift)
+		w = (w >> shift << shift) | (zeros >> (64 - shift));
+	if ((w & UINT64_C(0xF0F0F0F0F0F0F0F0)) != zeros ||
+		((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) + UINT64_C(0x0606060606060606)) &
+		UINT64_C(0xF0F0F0F0F0F0F0F0))
+		return 0;
+	w = ((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) * (UINT64_C(10) << 8 | 1)) >> 8;
+	w = ((w & UINT64_C(0x00FF00FF00FF00FF)) * (UINT64_C(100) << 16 | 1)) >> 16;
+	w = ((w & UINT64_C(0x0000FFFF0000FFFF)) * (UINT64_C(10000) << 32 | 1)) >> 32;
+	*out = w;
+	return 1;
+}
+#endif
 
 /* The end of a line: one trailing '\r' dropped. */
 static inline const char *
@@ -84,13 +441,6 @@ lp_line_end(const char *line, size_t len)
 		end--;
 	return end;
 }
-
-/* A field of a line: [p, p + n). */
-typedef struct lp_span
-{
-	const char *p;
-	size_t		n;
-} lp_span;
 
 /* Is s exactly the C string lit? */
 static inline int
@@ -123,7 +473,7 @@ lp_status_field(const char *s, size_t n, const char *none, size_t nonelen, int *
  * bigint).
  */
 static lp_status
-lp_ms_field(const char *s, size_t n, int64_t *ms)
+lp_ms_field(const char *s, size_t n, int64_t *ms, const char *floor)
 {
 	uint64_t	v = 0;
 	int			big = 0;
@@ -131,6 +481,24 @@ lp_ms_field(const char *s, size_t n, int64_t *ms)
 
 	if (n == 0)
 		return LP_ST_BAD_LATENCY;
+#ifdef LP_SWAR
+	if (n <= 8 && s + n - floor >= 8)
+		return lp_digits8(s + n, n, &v) ? (*ms = (int64_t) v, LP_ST_OK) : LP_ST_BAD_LATENCY;
+#endif
+	if (n <= 18)
+	{
+		/* at most 18 digits always fit */
+		for (i = 0; i < n; i++)
+		{
+			unsigned	d = (unsigned) ((unsigned char) s[i] - '0');
+
+			if (d > 9)
+				return LP_ST_BAD_LATENCY;
+			v = v * 10 + d;
+		}
+		*ms = (int64_t) v;
+		return LP_ST_OK;
+	}
 	for (i = 0; i < n; i++)
 	{
 		unsigned	d = (unsigned) ((unsigned char) s[i] - '0');
@@ -160,7 +528,7 @@ lp_ms_field(const char *s, size_t n, int64_t *ms)
  * ms.
  */
 static lp_status
-lp_seconds_sum_ms(const lp_span *v, int n, int64_t *ms, int *which)
+lp_seconds_sum_ms(const lp_span *v, int n, int64_t *ms, int *which, const char *floor)
 {
 	const char *frac[3];
 	size_t		flen[3];
@@ -173,6 +541,74 @@ lp_seconds_sum_ms(const lp_span *v, int n, int64_t *ms, int *which)
 	int			i;
 
 	LP_ASSERT(n >= 1 && n <= 3);
+
+	/*
+	 * The usual value, "D.ddd" with at most 12 whole digits and at most
+	 * three decimals, is a whole number of milliseconds: add those.
+	 */
+	{
+		static const uint64_t scale[4] = {1000, 100, 10, 1};
+		uint64_t	sum = 0;
+
+		for (i = 0; i < n; i++)
+		{
+			const char *p = v[i].p;
+			const char *e = p + v[i].n;
+			const char *d;
+			uint64_t	x = 0;
+
+			if (v[i].n >= 5 && v[i].n <= 16 && e[-4] == '.' &&
+				lp_digit(e[-3]) && lp_digit(e[-2]) && lp_digit(e[-1]))
+			{
+				/* "D+.ddd", the shape ALB and CloudFront write */
+				d = e - 4;
+				if (d - p == 1)
+				{
+					if (!lp_digit(*p))
+						break;
+					x = (uint64_t) (*p - '0');
+				}
+#ifdef LP_SWAR
+				else if (d - p <= 8 && d - floor >= 8)
+				{
+					if (!lp_digits8(d, (size_t) (d - p), &x))
+						break;
+				}
+#endif
+				else
+				{
+					for (; p < d && lp_digit(*p); p++)
+						x = x * 10 + (uint64_t) (*p - '0');
+					if (p != d)
+						break;
+				}
+				sum += x * 1000 + (uint64_t) ((e[-3] - '0') * 100 + (e[-2] - '0') * 10 + (e[-1] - '0'));
+				continue;
+			}
+			while (p < e && lp_digit(*p))
+				x = x * 10 + (uint64_t) (*p++ - '0');
+			if (p == v[i].p || p - v[i].p > 12)
+				break;
+			d = p;
+			if (p < e)
+			{
+				if (*p != '.')
+					break;
+				d = ++p;
+				while (p < e && p - d < 3 && lp_digit(*p))
+					x = x * 10 + (uint64_t) (*p++ - '0');
+				if (p == d || p != e)
+					break;
+			}
+			sum += x * scale[p - d];
+		}
+		if (i == n)
+		{
+			*ms = (int64_t) sum;	/* at most 3 * 10^15 */
+			return LP_ST_OK;
+		}
+	}
+
 	for (i = 0; i < n; i++)
 	{
 		const char *p = v[i].p;
@@ -250,6 +686,77 @@ lp_scheme_byte(unsigned char c)
 		c == '+' || c == '-' || c == '.';
 }
 
+/* A request target's end and the first '?' and escape mark before it. */
+typedef struct lp_target
+{
+	const char *end;			/* the first blank, or the request's end */
+	const char *qm;				/* the first '?', or NULL */
+	const char *mark;			/* the first escape mark ('#', '%'), or NULL */
+} lp_target;
+
+/*
+ * Scan a target from t to its end (the first blank before end) in one
+ * pass, noting the first '?' and the first `mark` (0: none) before it.
+ */
+static inline void
+lp_target_scan(const char *t, const char *end, char mark, lp_target *x, const char *floor)
+{
+	const char *p = t;
+
+	x->qm = NULL;
+	x->mark = NULL;
+#if defined(LP_SSE2)
+	while (p < end)
+	{
+		size_t		k = (size_t) (end - p);
+		__m128i		v;
+		unsigned	shift;
+		unsigned	b,
+					before,
+					q,
+					m;
+
+		if (k >= 16)
+		{
+			v = _mm_loadu_si128((const __m128i *) p);
+			shift = 0;
+		}
+		else if (end - floor >= 16)
+		{
+			v = _mm_loadu_si128((const __m128i *) (end - 16));
+			shift = 16 - (unsigned) k;
+		}
+		else
+			break;
+		b = (unsigned) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+													  _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')))) >> shift;
+		if (k < 16)
+			b |= 1u << k;		/* the end stops the target */
+		before = (b & (0u - b)) - 1;
+		q = ((unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('?'))) >> shift) & before;
+		m = ((unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(mark))) >> shift) & before;
+		if (q && !x->qm)
+			x->qm = p + lp_lowest(q);
+		if (m && mark && !x->mark)
+			x->mark = p + lp_lowest(m);
+		if (b)
+		{
+			x->end = p + lp_lowest(b);
+			return;
+		}
+		p += 16;
+	}
+#endif
+	for (; p < end && !LP_IS_BLANK(*p); p++)
+	{
+		if (*p == '?' && !x->qm)
+			x->qm = p;
+		if (mark && *p == mark && !x->mark)
+			x->mark = p;
+	}
+	x->end = p;
+}
+
 /* What the request line gives. */
 typedef struct lp_request
 {
@@ -262,6 +769,7 @@ typedef struct lp_request
 	const char *host;			/* an absolute-form target's host (no userinfo, no
 								 * port), or NULL */
 	size_t		host_len;
+	int			marked;			/* an escape mark is in the target */
 } lp_request;
 
 /*
@@ -270,12 +778,12 @@ typedef struct lp_request
  * nothing is left.
  */
 static inline const char *
-lp_authority_host(const char *a, const char *e, size_t *len)
+lp_authority_host(const char *a, const char *e, size_t *len, const char *floor)
 {
 	const char *d = e;
 	const char *at;
 
-	while ((at = memchr(a, '@', (size_t) (e - a))) != NULL)
+	while ((at = lp_find(a, e, '@', floor)) != NULL)
 		a = at + 1;
 	while (d > a && lp_digit(d[-1]))
 		d--;
@@ -298,11 +806,13 @@ lp_authority_host(const char *a, const char *e, size_t *len)
  * LP_PARSE_KEEP_QUERY; an empty route is LP_ST_BAD_REQUEST.
  */
 static lp_status
-lp_request_line(const char *rq, const char *rq_end, unsigned flags, lp_request *r)
+lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, lp_request *r,
+				const char *floor)
 {
 	const char *m = rq;
 	const char *t;
 	const char *te;
+	lp_target	x;
 
 	r->slash = 0;
 	r->host = NULL;
@@ -316,7 +826,9 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, lp_request *
 	r->method = rq;
 	r->method_len = (size_t) (m - rq);
 	t = m + 1;
-	te = lp_to_blank(t, rq_end);
+	lp_target_scan(t, rq_end, mark, &x, floor);
+	te = x.end;
+	r->marked = x.mark != NULL;
 	if (te == t)
 		return LP_ST_NOT_HTTP;
 	if (m - rq == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && *t == '*' &&
@@ -330,16 +842,23 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, lp_request *
 	{
 		const char *s = t + 1;
 
-		while (s < te && lp_scheme_byte((unsigned char) *s))
-			s++;
+		if (te - t >= 8 && memcmp(t, "https://", 8) == 0)
+			s = t + 5;			/* the usual schemes at once */
+		else if (te - t >= 7 && memcmp(t, "http://", 7) == 0)
+			s = t + 4;
+		else
+			while (s < te && lp_scheme_byte((unsigned char) *s))
+				s++;
 		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
 		{
 			const char *a = s + 3;
 
-			s = a;
-			while (s < te && *s != '/' && *s != '?')
-				s++;
-			r->host = lp_authority_host(a, s, &r->host_len);
+			s = lp_find(a, te, '/', floor);
+			if (!s)
+				s = te;
+			if (x.qm && x.qm < s)
+				s = x.qm;		/* the first '?' is after "scheme://" */
+			r->host = lp_authority_host(a, s, &r->host_len, floor);
 			if (s == te || (*s == '?' && !(flags & LP_PARSE_KEEP_QUERY)))
 			{
 				r->path = "/";
@@ -352,13 +871,8 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, lp_request *
 	}
 	r->path = t;
 	r->path_len = (size_t) (te - t);
-	if (!(flags & LP_PARSE_KEEP_QUERY))
-	{
-		const char *qm = memchr(t, '?', (size_t) (te - t));
-
-		if (qm)
-			r->path_len = (size_t) (qm - t);
-	}
+	if (!(flags & LP_PARSE_KEEP_QUERY) && x.qm && x.qm >= t)
+		r->path_len = (size_t) (x.qm - t);
 	if (r->path_len == 0)
 		return LP_ST_BAD_REQUEST;
 	return LP_ST_OK;
@@ -368,16 +882,17 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, lp_request *
  * The '"' that ends a request whose text starts at rq: the first '"'
  * followed by a blank or the end of the line (ALB, Envoy and Traefik log
  * the target as the client sent it, '"' included; HAProxy writes '"' as
- * "#22").  NULL when there is none.
+ * "#22").  NULL when there is none.  cr: end is the line's, a '\r' before
+ * it not dropped yet (it ends the line too).
  */
 static inline const char *
-lp_request_close(const char *rq, const char *end)
+lp_request_close(const char *rq, const char *end, int cr, const char *floor)
 {
 	const char *q = rq;
 
-	while ((q = memchr(q, '"', (size_t) (end - q))) != NULL)
+	while ((q = lp_find(q, end, '"', floor)) != NULL)
 	{
-		if (q + 1 == end || LP_IS_BLANK(q[1]))
+		if (q + 1 == end || LP_IS_BLANK(q[1]) || (cr && q + 2 == end && q[1] == '\r'))
 			return q;
 		q++;
 	}
@@ -428,16 +943,17 @@ lp_unescape(char *s, size_t n, lp_escape esc)
  * it is kept), with "/" in front when slash, then "?" and query[0..qlen)
  * when query is not NULL (the W3C formats log the query apart).  With the
  * call's flags: templates (lp_route_template, on the logged form), then
- * unescaping (`esc`), and the host in front.  The route is a slice of the
- * line when nothing changes, else built in ctx->buf (the caller's
+ * unescaping (`esc`; marked: 1 when a mark may be in path or query, 0
+ * when none is, -1 to look), and the host in front.  The route is a slice
+ * of the line when nothing changes, else built in ctx->buf (the caller's
  * LP_ROUTE_BUF_SIZE(len) bytes: the host, the templated path of at most
  * 2 n + 2 bytes and the query fit, since host, path and query are disjoint
  * parts of the line).
  */
 static void
-lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, const char *host, size_t hlen,
+lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *host, size_t hlen,
 			   int slash, const char *path, size_t n, const char *query, size_t qlen,
-			   lp_result *out)
+			   lp_result *out, const char *floor)
 {
 	unsigned	flags = ctx ? ctx->flags : 0;
 	int			templates = (flags & LP_PARSE_TEMPLATES) != 0;
@@ -446,12 +962,12 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, const char *host, size_t 
 	char	   *o;
 	size_t		m;
 
-	if (esc != LP_ESC_NONE && (flags & LP_PARSE_UNESCAPE))
+	if (esc != LP_ESC_NONE && (flags & LP_PARSE_UNESCAPE) && marked)
 	{
 		char		mark = esc == LP_ESC_HASH ? '#' : '%';
 
-		unescape = memchr(path, mark, n) != NULL ||
-			(query && memchr(query, mark, qlen) != NULL);
+		unescape = marked > 0 || lp_find(path, path + n, mark, floor) != NULL ||
+			(query && lp_find(query, query + qlen, mark, floor) != NULL);
 	}
 	out->has |= LP_HAS_ROUTE;
 	if (!templates && !with_host && !unescape && !slash && !query)
@@ -494,14 +1010,14 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, const char *host, size_t 
 
 /* Set a host (its port dropped) when there is one and it is not "-". */
 static inline void
-lp_set_host(const char *h, size_t n, lp_result *out)
+lp_set_host(const char *h, size_t n, lp_result *out, const char *floor)
 {
 	const char *hp;
 	size_t		hn;
 
 	if (n == 0 || (n == 1 && *h == '-'))
 		return;
-	hp = lp_authority_host(h, h + n, &hn);
+	hp = lp_authority_host(h, h + n, &hn, floor);
 	if (!hp)
 		return;
 	out->host = hp;
@@ -513,7 +1029,13 @@ lp_set_host(const char *h, size_t n, lp_result *out)
 static inline void
 lp_result_clear(lp_result *out)
 {
-	memset(out, 0, sizeof(*out));
+	out->has = 0;
+	out->time2 = NULL;
+	out->time2_len = 0;
+	out->bad = NULL;
+	out->bad_len = 0;
+	out->nwant = 0;
+	out->nfields = 0;
 }
 
 /* Set the error fields of out to the field s[0..n) and return st. */
@@ -540,10 +1062,12 @@ lp_fail_count(lp_result *out, lp_status st, int nwant, int nfields)
  */
 static inline lp_status
 lp_take_request(const char *rq, const char *rq_end, const lp_parse_ctx *ctx, lp_escape esc,
-				int host_from_target, lp_result *out)
+				int host_from_target, lp_result *out, const char *floor)
 {
 	lp_request r;
-	lp_status	st = lp_request_line(rq, rq_end, ctx ? ctx->flags : 0, &r);
+	lp_status	st = lp_request_line(rq, rq_end, ctx ? ctx->flags : 0,
+									 esc == LP_ESC_HASH ? '#' : esc == LP_ESC_PERCENT ? '%' : 0, &r,
+									 floor);
 
 	if (st != LP_ST_OK)
 		return lp_fail(out, st, rq, (size_t) (rq_end - rq));
@@ -556,8 +1080,8 @@ lp_take_request(const char *rq, const char *rq_end, const lp_parse_ctx *ctx, lp_
 		out->host_len = r.host_len;
 		out->has |= LP_HAS_HOST;
 	}
-	lp_route_build(ctx, esc, (out->has & LP_HAS_HOST) ? out->host : NULL, out->host_len,
-				   r.slash, r.path, r.path_len, NULL, 0, out);
+	lp_route_build(ctx, esc, r.marked, (out->has & LP_HAS_HOST) ? out->host : NULL,
+				   out->host_len, r.slash, r.path, r.path_len, NULL, 0, out, floor);
 	return LP_ST_OK;
 }
 
@@ -571,7 +1095,7 @@ lp_take_request(const char *rq, const char *rq_end, const lp_parse_ctx *ctx, lp_
  * message starts with the client field followed by " [").
  */
 static const char *
-lp_haproxy_message(const char *line, const char *end)
+lp_haproxy_message(const char *line, const char *end, int cr)
 {
 	const char *s = line;
 	const char *q;
@@ -619,7 +1143,7 @@ lp_haproxy_message(const char *line, const char *end)
 					q++;
 				}
 			}
-			if (q == end)
+			if (q == end || (cr && q + 1 == end && *q == '\r'))
 				return end;
 			if (*q == ' ' && q > s)
 			{
@@ -633,18 +1157,74 @@ lp_haproxy_message(const char *line, const char *end)
 	}
 
 	/* format raw: "client [time]" */
-	b = lp_to_blank(s, end);
+	b = lp_to_blank(s, end, line);
 	if (b > s && b + 1 < end && b[1] == '[')
 		return s;
 	/* RFC 3164: the tag ends with the first ": " */
 	q = s;
-	while ((q = memchr(q, ':', (size_t) (end - q))) != NULL)
+	while ((q = lp_find(q, end, ':', line)) != NULL)
 	{
 		if (q + 1 < end && q[1] == ' ')
 			return q + 2;
 		q++;
 	}
 	return s;
+}
+
+/*
+ * The timers field q[0..te) of a HAProxy line: four '/'-separated timers,
+ * each "-?D+", then the fifth, the latency's field, which holds no '/'.
+ * Returns where the fifth starts, or NULL when the field is not so.  A
+ * field of at most 16 bytes is checked at once on bit masks: exactly four
+ * '/', every other byte of the first four timers a digit or a '-' that
+ * starts one, a digit before each '/'.
+ */
+static inline const char *
+lp_haproxy_timers(const char *q, const char *te, const char *floor)
+{
+	const char *p = q;
+	int			k;
+
+#if defined(LP_SSE2) && defined(__GNUC__)
+	if (te - q <= 16 && te - floor >= 16)
+	{
+		__m128i		v = _mm_loadu_si128((const __m128i *) (te - 16));
+		__m128i		z = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+		unsigned	sh = 16 - (unsigned) (te - q);
+		unsigned	sl = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('/'))) >> sh;
+		unsigned	mi = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('-'))) >> sh;
+		unsigned	dg = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(z, _mm_set1_epi8(9)), z)) >> sh;
+		unsigned	s4,
+					head,
+					starts;
+
+		if (__builtin_popcount(sl) != 4 || (sl & 1))
+			return NULL;
+		s4 = (unsigned) lp_highest(sl);
+		head = (1u << s4) - 1;	/* the first four timers and their '/' */
+		starts = (1u | (sl << 1)) & head;
+		if ((head & ~(dg | sl | (mi & starts))) || ((sl >> 1) & ~dg))
+			return NULL;
+		return q + s4 + 1;
+	}
+#endif
+	for (k = 0; k < 4; k++)
+	{
+		const char *d = p;
+		const char *f;
+
+		if (d < te && *d == '-')
+			d++;
+		f = d;
+		while (d < te && lp_digit(*d))
+			d++;
+		if (d == f || d == te || *d != '/')
+			return NULL;
+		p = d + 1;
+	}
+	if (lp_find(p, te, '/', floor) != NULL)
+		return NULL;
+	return p;
 }
 
 /*
@@ -672,11 +1252,12 @@ lp_haproxy_message(const char *line, const char *end)
 lp_status
 lp_parse_haproxy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *out)
 {
-	const char *end = lp_line_end(line, len);
-	const char *p = lp_haproxy_message(line, end);
+	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
+	const char *p = lp_haproxy_message(line, end, 1);
 	const char *f;
 	const char *rb;
 	lp_span		tok[4];
+	lp_scan		sc;
 	const char *ta;
 	const char *te;
 	const char *q;
@@ -690,11 +1271,11 @@ lp_parse_haproxy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 
 	/* client [time] */
 	f = p;
-	p = lp_to_blank(p, end);
+	p = lp_to_blank(p, end, line);
 	if (p == f)
 		return LP_ST_NO_TIME;
 	p = lp_past_blanks(p, end);
-	if (p == end || *p != '[' || (rb = memchr(p + 1, ']', (size_t) (end - p - 1))) == NULL)
+	if (p == end || *p != '[' || (rb = lp_find(p + 1, end, ']', line)) == NULL)
 		return LP_ST_NO_TIME;
 	out->time = p + 1;
 	out->time_len = (size_t) (rb - p - 1);
@@ -702,34 +1283,16 @@ lp_parse_haproxy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 	p = rb + 1;
 
 	/* frontend, backend/server, timers, status */
-	for (k = 0; k < 4; k++)
-	{
-		p = lp_past_blanks(p, end);
-		if (p == end)
-			return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, 6, 2 + k);
-		tok[k].p = p;
-		p = lp_to_blank(p, end);
-		tok[k].n = (size_t) (p - tok[k].p);
-	}
+	lp_scan_init(&sc, p, end, line, 0, 1);
+	k = lp_scan_fields(&sc, p, tok, 4, &p);
+	if (k < 4)
+		return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, 6, 2 + k);
+	end = sc.end;
 
 	/* TR/Tw/Tc/Tr/Ta (Tq/Tw/Tc/Tr/Tt before 1.7): the first four "-1" or digits */
-	q = tok[2].p;
-	te = q + tok[2].n;
-	for (k = 0; k < 4; k++)
-	{
-		const char *d = q;
-
-		if (d < te && *d == '-')
-			d++;
-		f = d;
-		while (d < te && lp_digit(*d))
-			d++;
-		if (d == f || d == te || *d != '/')
-			return lp_fail(out, LP_ST_BAD_FIELD, tok[2].p, tok[2].n);
-		q = d + 1;
-	}
-	ta = q;
-	if (memchr(ta, '/', (size_t) (te - ta)) != NULL)
+	te = tok[2].p + tok[2].n;
+	ta = lp_haproxy_timers(tok[2].p, te, line);
+	if (!ta)
 		return lp_fail(out, LP_ST_BAD_FIELD, tok[2].p, tok[2].n);
 	if (ta < te && (*ta == '+' || *ta == '-'))
 	{
@@ -741,7 +1304,7 @@ lp_parse_haproxy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 			lat = LP_ST_BAD_LATENCY;
 	}
 	else
-		lat = lp_ms_field(ta, (size_t) (te - ta), &out->latency);
+		lat = lp_ms_field(ta, (size_t) (te - ta), &out->latency, line);
 
 	/* the status: three digits, -1 when no response was sent */
 	r = lp_status_field(tok[3].p, tok[3].n, "-1", 2, &status);
@@ -755,15 +1318,15 @@ lp_parse_haproxy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 
 	/* the request: the first '"' after a blank, past the status */
 	q = p;
-	while ((q = memchr(q, '"', (size_t) (end - q))) != NULL && !LP_IS_BLANK(q[-1]))
+	while ((q = lp_find(q, end, '"', line)) != NULL && !LP_IS_BLANK(q[-1]))
 		q++;
 	if (!q)
 		return LP_ST_NO_REQUEST;
-	close = lp_request_close(q + 1, end);
+	close = lp_request_close(q + 1, end, sc.cr, line);
 	if (!close)
-		close = end;			/* cut at HAProxy's 1024 bytes: read to the end */
+		close = lp_end_cr(q + 1, end, sc.cr);	/* cut at HAProxy's 1024 bytes */
 	{
-		lp_status	st = lp_take_request(q + 1, close, ctx, LP_ESC_HASH, 0, out);
+		lp_status	st = lp_take_request(q + 1, close, ctx, LP_ESC_HASH, 0, out, line);
 
 		if (st != LP_ST_OK)
 			return st;
@@ -799,10 +1362,11 @@ lp_parse_haproxy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 lp_status
 lp_parse_alb(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *out)
 {
-	const char *end = lp_line_end(line, len);
+	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
 	const char *p = line;
 	const char *close;
 	lp_span		tok[12];
+	lp_scan		sc;
 	lp_status	lat = LP_ST_OK;
 	const char *bad = NULL;
 	size_t		bad_len = 0;
@@ -811,16 +1375,12 @@ lp_parse_alb(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *o
 	int			status;
 
 	lp_result_clear(out);
-	for (k = 0; k < 12; k++)
-	{
-		p = lp_past_blanks(p, end);
-		if (p == end)
-			return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, 13, k);
-		tok[k].p = p;
-		p = lp_to_blank(p, end);
-		tok[k].n = (size_t) (p - tok[k].p);
-	}
-	p = lp_past_blanks(p, end);
+	lp_scan_init(&sc, p, end, line, 0, 1);
+	k = lp_scan_fields(&sc, p, tok, 12, &p);
+	if (k < 12)
+		return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, 13, k);
+	p = lp_scan_field(&sc, p);
+	end = sc.end;
 	if (p == end)
 		return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, 13, 12);
 	out->time = tok[1].p;
@@ -840,7 +1400,7 @@ lp_parse_alb(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *o
 	{
 		int			which = 0;
 
-		lat = lp_seconds_sum_ms(&tok[5], 3, &out->latency, &which);
+		lat = lp_seconds_sum_ms(&tok[5], 3, &out->latency, &which, line);
 		if (lat == LP_ST_BAD_SECONDS)
 		{
 			bad = tok[5 + which].p;
@@ -864,11 +1424,11 @@ lp_parse_alb(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *o
 
 	if (*p != '"')
 		return LP_ST_NO_REQUEST;
-	close = lp_request_close(p + 1, end);
+	close = lp_request_close(p + 1, end, sc.cr, line);
 	if (!close)
 		return LP_ST_UNTERMINATED;
 	{
-		lp_status	st = lp_take_request(p + 1, close, ctx, LP_ESC_NONE, 1, out);
+		lp_status	st = lp_take_request(p + 1, close, ctx, LP_ESC_NONE, 1, out, line);
 
 		if (st != LP_ST_OK)
 			return st;
@@ -899,7 +1459,7 @@ lp_directive(const char *line, const char *end, lp_result *out)
 static lp_status
 lp_w3c_fields(const lp_span *method, const lp_span *stem, const lp_span *query,
 			  const lp_span *status, const char *none, size_t nonelen,
-			  const lp_parse_ctx *ctx, lp_escape esc, lp_result *out)
+			  const lp_parse_ctx *ctx, lp_escape esc, lp_result *out, const char *floor)
 {
 	size_t		i;
 	int			r;
@@ -931,8 +1491,8 @@ lp_w3c_fields(const lp_span *method, const lp_span *stem, const lp_span *query,
 		q = query->p;
 		qn = query->n;
 	}
-	lp_route_build(ctx, esc, (out->has & LP_HAS_HOST) ? out->host : NULL, out->host_len, 0,
-				   stem->p, stem->n, q, qn, out);
+	lp_route_build(ctx, esc, -1, (out->has & LP_HAS_HOST) ? out->host : NULL, out->host_len, 0,
+				   stem->p, stem->n, q, qn, out, floor);
 	return LP_ST_OK;
 }
 
@@ -962,45 +1522,61 @@ lp_w3c_fields(const lp_span *method, const lp_span *stem, const lp_span *query,
 lp_status
 lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *out)
 {
-	const char *end = lp_line_end(line, len);
+	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
 	const char *p = line;
 	lp_span		f[LP_CF_FIELDS];
+	lp_scan		sc;
 	lp_status	lat;
 	int			k;
 	int			which;
 
 	lp_result_clear(out);
 	if (p < end && *p == '#')
-		return lp_directive(line, end, out);
-	for (k = 0; k < LP_CF_FIELDS; k++)
+		return lp_directive(line, lp_line_end(line, len), out);
+	/* every tab ends a field: the tabs of each window, lowest first */
+	lp_scan_init(&sc, p, end, line, 1, 1);
+	k = 0;
+	f[0].p = p;
+	for (;;)
 	{
-		const char *t = memchr(p, '\t', (size_t) (end - p));
+		uint64_t	tabs = sc.bits;
 
-		f[k].p = p;
-		if (!t)
+		while (tabs && k < LP_CF_FIELDS)
 		{
-			f[k].n = (size_t) (end - p);
-			if (k + 1 < LP_CF_FIELDS)
-				return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, LP_CF_FIELDS, k + 1);
-			break;
+			const char *t = sc.base + lp_lowest(tabs);
+
+			tabs &= tabs - 1;
+			if (t >= sc.end)
+				t = sc.end;
+			f[k].n = (size_t) (t - f[k].p);
+			if (t == sc.end)
+			{
+				if (k + 1 < LP_CF_FIELDS)
+					return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, LP_CF_FIELDS, k + 1);
+				tabs = 0;
+			}
+			else if (k + 1 < LP_CF_FIELDS)
+				f[k + 1].p = t + 1;
+			k++;
 		}
-		f[k].n = (size_t) (t - p);
-		p = t + 1;
+		if (k == LP_CF_FIELDS)
+			break;
+		lp_scan_load(&sc, sc.base + 64);
 	}
 	out->time = f[0].p;
 	out->time_len = f[0].n;
 	out->time2 = f[1].p;
 	out->time2_len = f[1].n;
 	out->has |= LP_HAS_TIME;
-	lp_set_host(f[15].p, f[15].n, out);
+	lp_set_host(f[15].p, f[15].n, out, line);
 
 	if (lp_span_is(f[18].p, f[18].n, "-", 1))
 		lat = LP_ST_NO_LATENCY;
 	else
-		lat = lp_seconds_sum_ms(&f[18], 1, &out->latency, &which);
+		lat = lp_seconds_sum_ms(&f[18], 1, &out->latency, &which, line);
 	{
 		lp_status	st = lp_w3c_fields(&f[5], &f[7], &f[11], &f[8], "000", 3, ctx,
-									   LP_ESC_PERCENT, out);
+									   LP_ESC_PERCENT, out, line);
 
 		if (st != LP_ST_OK)
 			return st;
@@ -1040,24 +1616,18 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 lp_status
 lp_parse_iis(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *out)
 {
-	const char *end = lp_line_end(line, len);
+	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
 	const char *p = line;
 	lp_span		f[16];
+	lp_scan		sc;
 	lp_status	lat;
 	int			n;
 
 	lp_result_clear(out);
 	if (p < end && *p == '#')
-		return lp_directive(line, end, out);
-	for (n = 0; n < 16; n++)
-	{
-		p = lp_past_blanks(p, end);
-		if (p == end)
-			break;
-		f[n].p = p;
-		p = lp_to_blank(p, end);
-		f[n].n = (size_t) (p - f[n].p);
-	}
+		return lp_directive(line, lp_line_end(line, len), out);
+	lp_scan_init(&sc, p, end, line, 0, 1);
+	n = lp_scan_fields(&sc, p, f, 16, &p);
 	if (n < 14)
 		return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, 14, n);
 	if (n > 15)
@@ -1071,10 +1641,10 @@ lp_parse_iis(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *o
 	if (lp_span_is(f[n - 1].p, f[n - 1].n, "-", 1))
 		lat = LP_ST_NO_LATENCY;
 	else
-		lat = lp_ms_field(f[n - 1].p, f[n - 1].n, &out->latency);
+		lat = lp_ms_field(f[n - 1].p, f[n - 1].n, &out->latency, line);
 	{
 		lp_status	st = lp_w3c_fields(&f[3], &f[4], &f[5], &f[n - 4], NULL, 0, ctx,
-									   LP_ESC_NONE, out);
+									   LP_ESC_NONE, out, line);
 
 		if (st != LP_ST_OK)
 			return st;
@@ -1094,29 +1664,21 @@ lp_parse_iis(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *o
  * end so, or when the field would start before `from`.
  */
 static const char *
-lp_envoy_authority(const char *from, const char *end, size_t *len)
+lp_envoy_authority(const char *from, const char *end, size_t *len, const char *floor)
 {
-	const char *q4 = end - 1;
 	const char *q3;
 	const char *q1;
 
-	if (end - from < 6 || *q4 != '"')
+	if (end - from < 6 || end[-1] != '"')
 		return NULL;
-	q3 = q4;
-	while (q3 > from && q3[-1] != '"')
-		q3--;
-	if (q3 == from)
+	q3 = lp_find_last(from, end - 1, '"', floor);	/* opens the last field */
+	if (!q3 || q3 - from < 3 || q3[-1] != ' ' || q3[-2] != '"')
 		return NULL;
-	q3--;						/* the '"' that opens the last field */
-	if (q3 - from < 3 || q3[-1] != ' ' || q3[-2] != '"')
+	q1 = lp_find_last(from, q3 - 2, '"', floor);	/* opens the one before */
+	if (!q1)
 		return NULL;
-	q1 = q3 - 2;
-	while (q1 > from && q1[-1] != '"')
-		q1--;
-	if (q1 == from)
-		return NULL;
-	*len = (size_t) (q3 - 2 - q1);
-	return q1;
+	*len = (size_t) (q3 - 2 - (q1 + 1));
+	return q1 + 1;
 }
 
 /*
@@ -1146,20 +1708,21 @@ lp_envoy_authority(const char *from, const char *end, size_t *len)
 lp_status
 lp_parse_envoy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *out)
 {
-	const char *end = lp_line_end(line, len);
+	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
 	const char *p = line;
 	const char *rb;
 	const char *close;
 	const char *auth;
 	size_t		auth_len = 0;
 	lp_span		tok[5];
+	lp_scan		sc;
 	lp_status	lat;
 	int			k;
 	int			r;
 	int			status;
 
 	lp_result_clear(out);
-	if (p == end || *p != '[' || (rb = memchr(p + 1, ']', (size_t) (end - p - 1))) == NULL)
+	if (p == end || *p != '[' || (rb = lp_find(p + 1, end, ']', line)) == NULL)
 		return LP_ST_NO_TIME;
 	out->time = p + 1;
 	out->time_len = (size_t) (rb - p - 1);
@@ -1167,34 +1730,29 @@ lp_parse_envoy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result 
 	p = lp_past_blanks(rb + 1, end);
 	if (p == end || *p != '"')
 		return LP_ST_NO_REQUEST;
-	close = lp_request_close(p + 1, end);
+	close = lp_request_close(p + 1, end, 1, line);
 	if (!close)
 		return LP_ST_UNTERMINATED;
-	auth = lp_envoy_authority(close + 1, end, &auth_len);
+	auth = lp_envoy_authority(close + 1, lp_end_cr(line, end, 1), &auth_len, line);
 	if (auth)
-		lp_set_host(auth, auth_len, out);
+		lp_set_host(auth, auth_len, out, line);
 	{
-		lp_status	st = lp_take_request(p + 1, close, ctx, LP_ESC_NONE, 0, out);
+		lp_status	st = lp_take_request(p + 1, close, ctx, LP_ESC_NONE, 0, out, line);
 
 		if (st != LP_ST_OK)
 			return st;
 	}
 
 	/* %RESPONSE_CODE% %RESPONSE_FLAGS% %BYTES_RECEIVED% %BYTES_SENT% %DURATION% */
-	p = close + 1;
-	for (k = 0; k < 5; k++)
-	{
-		p = lp_past_blanks(p, end);
-		if (p == end)
-			return lp_fail_count(out, LP_ST_TOO_FEW_TAIL_FIELDS, 5, k);
-		tok[k].p = p;
-		p = lp_to_blank(p, end);
-		tok[k].n = (size_t) (p - tok[k].p);
-	}
+	lp_scan_init(&sc, close + 1, end, line, 0, 1);
+	k = lp_scan_fields(&sc, close + 1, tok, 5, &p);
+	if (k < 5)
+		return lp_fail_count(out, LP_ST_TOO_FEW_TAIL_FIELDS, 5, k);
+
 	if (lp_span_is(tok[4].p, tok[4].n, "-", 1))
 		lat = LP_ST_NO_LATENCY;
 	else
-		lat = lp_ms_field(tok[4].p, tok[4].n, &out->latency);
+		lat = lp_ms_field(tok[4].p, tok[4].n, &out->latency, line);
 	r = lp_status_field(tok[0].p, tok[0].n, "0", 1, &status);
 	if (r < 0)
 		return lp_fail(out, LP_ST_BAD_STATUS, tok[0].p, tok[0].n);
@@ -1239,7 +1797,7 @@ lp_parse_envoy(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result 
 lp_status
 lp_parse_traefik(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *out)
 {
-	const char *end = lp_line_end(line, len);
+	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
 	const char *p = line;
 	const char *rq = NULL;
 	const char *lb = NULL;
@@ -1248,8 +1806,9 @@ lp_parse_traefik(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 	const char *x;
 	const char *last;
 	const char *last_end;
-	const char *f8 = NULL;
-	lp_span		st0;
+	const char *f8;
+	lp_span		tok[LP_TRAEFIK_TAIL];
+	lp_scan		sc;
 	lp_status	lat;
 	int			k;
 	int			r;
@@ -1257,7 +1816,7 @@ lp_parse_traefik(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 
 	lp_result_clear(out);
 	/* the request: the first '"' at the start or after a blank */
-	while ((x = memchr(p, '"', (size_t) (end - p))) != NULL)
+	while ((x = lp_find(p, end, '"', line)) != NULL)
 	{
 		if (x == line || LP_IS_BLANK(x[-1]))
 		{
@@ -1268,61 +1827,58 @@ lp_parse_traefik(const char *line, size_t len, const lp_parse_ctx *ctx, lp_resul
 	}
 	/* the time: the last '[' before it, to the first ']' after that */
 	p = line;
-	while (p < (rq ? rq : end) && (x = memchr(p, '[', (size_t) ((rq ? rq : end) - p))) != NULL)
+	while ((x = lp_find(p, rq ? rq : end, '[', line)) != NULL)
 	{
 		lb = x + 1;
 		p = lb;
 	}
-	if (!lb || (rb = memchr(lb, ']', (size_t) ((rq ? rq : end) - lb))) == NULL)
+	if (!lb || (rb = lp_find(lb, rq ? rq : end, ']', line)) == NULL)
 		return LP_ST_NO_TIME;
 	out->time = lb;
 	out->time_len = (size_t) (rb - lb);
 	out->has |= LP_HAS_TIME;
 	if (!rq)
 		return LP_ST_NO_REQUEST;
-	close = lp_request_close(rq + 1, end);
+	close = lp_request_close(rq + 1, end, 1, line);
 	if (!close)
 		return LP_ST_UNTERMINATED;
 	{
-		lp_status	st = lp_take_request(rq + 1, close, ctx, LP_ESC_NONE, 0, out);
+		lp_status	st = lp_take_request(rq + 1, close, ctx, LP_ESC_NONE, 0, out, line);
 
 		if (st != LP_ST_OK)
 			return st;
 	}
 
 	/* status size "referer" "agent" count "router" "url" Nms: the last field counts */
-	p = close + 1;
-	st0.p = NULL;
-	st0.n = 0;
-	for (k = 0; k < LP_TRAEFIK_TAIL; k++)
-	{
-		const char *f;
-
-		p = lp_past_blanks(p, end);
-		if (p == end)
-			return lp_fail_count(out, LP_ST_TOO_FEW_TAIL_FIELDS, LP_TRAEFIK_TAIL, k);
-		f = p;
-		p = lp_to_blank(p, end);
-		if (k == 0)
-		{
-			st0.p = f;
-			st0.n = (size_t) (p - f);
-		}
-		f8 = f;
-	}
-	last_end = end;
+	lp_scan_init(&sc, close + 1, end, line, 0, 1);
+	k = lp_scan_fields(&sc, close + 1, tok, LP_TRAEFIK_TAIL, &p);
+	if (k < LP_TRAEFIK_TAIL)
+		return lp_fail_count(out, LP_ST_TOO_FEW_TAIL_FIELDS, LP_TRAEFIK_TAIL, k);
+	f8 = tok[LP_TRAEFIK_TAIL - 1].p;
+	last_end = lp_end_cr(line, sc.end, sc.cr);
 	while (last_end > p && LP_IS_BLANK(last_end[-1]))
 		last_end--;
 	last = last_end;
-	while (last > f8 && !LP_IS_BLANK(last[-1]))
-		last--;
+	while (last > f8)
+	{
+		/* the last blank before last_end, sixteen bytes a step */
+		const char *from = last - f8 >= 16 ? last - 16 : f8;
+		unsigned	m = lp_chunk_bits(from, last, line, ' ', '\t');
+
+		if (m)
+		{
+			last = from + lp_highest(m) + 1;
+			break;
+		}
+		last = from;
+	}
 	if (last_end - last >= 3 && last_end[-2] == 'm' && last_end[-1] == 's')
-		lat = lp_ms_field(last, (size_t) (last_end - last - 2), &out->latency);
+		lat = lp_ms_field(last, (size_t) (last_end - last - 2), &out->latency, line);
 	else
 		lat = LP_ST_BAD_LATENCY;
-	r = lp_status_field(st0.p, st0.n, "-", 1, &status);
+	r = lp_status_field(tok[0].p, tok[0].n, "-", 1, &status);
 	if (r < 0)
-		return lp_fail(out, LP_ST_BAD_STATUS, st0.p, st0.n);
+		return lp_fail(out, LP_ST_BAD_STATUS, tok[0].p, tok[0].n);
 	if (r > 0)
 	{
 		out->status = status;
