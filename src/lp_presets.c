@@ -1162,6 +1162,20 @@ lp_haproxy_message(const char *line, const char *end, int cr)
 		return s;
 	/* RFC 3164: the tag ends with the first ": " */
 	q = s;
+#if defined(LP_SSE2)
+	while (end - q >= 17)
+	{
+		/* a ':' whose next byte is a space, sixteen places at once */
+		unsigned	m = (unsigned) _mm_movemask_epi8(
+			_mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) q), _mm_set1_epi8(':')),
+						  _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (q + 1)),
+										 _mm_set1_epi8(' '))));
+
+		if (m)
+			return q + lp_lowest(m) + 2;
+		q += 16;
+	}
+#endif
 	while ((q = lp_find(q, end, ':', line)) != NULL)
 	{
 		if (q + 1 < end && q[1] == ' ')
@@ -1535,33 +1549,32 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 		return lp_directive(line, lp_line_end(line, len), out);
 	/* every tab ends a field: the tabs of each window, lowest first */
 	lp_scan_init(&sc, p, end, line, 1, 1);
-	k = 0;
-	f[0].p = p;
-	for (;;)
 	{
 		uint64_t	tabs = sc.bits;
 
-		while (tabs && k < LP_CF_FIELDS)
+		f[0].p = p;
+		for (k = 0; k < LP_CF_FIELDS; k++)
 		{
-			const char *t = sc.base + lp_lowest(tabs);
+			const char *t;
 
+			while (!tabs)
+			{
+				lp_scan_load(&sc, sc.base + 64);	/* a window without a tab left */
+				tabs = sc.bits;
+			}
+			t = sc.base + lp_lowest(tabs);
 			tabs &= tabs - 1;
 			if (t >= sc.end)
-				t = sc.end;
-			f[k].n = (size_t) (t - f[k].p);
-			if (t == sc.end)
 			{
+				f[k].n = (size_t) (sc.end - f[k].p);
 				if (k + 1 < LP_CF_FIELDS)
 					return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, LP_CF_FIELDS, k + 1);
-				tabs = 0;
+				break;
 			}
-			else if (k + 1 < LP_CF_FIELDS)
+			f[k].n = (size_t) (t - f[k].p);
+			if (k + 1 < LP_CF_FIELDS)
 				f[k + 1].p = t + 1;
-			k++;
 		}
-		if (k == LP_CF_FIELDS)
-			break;
-		lp_scan_load(&sc, sc.base + 64);
 	}
 	out->time = f[0].p;
 	out->time_len = f[0].n;
