@@ -817,6 +817,19 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, l
 	r->slash = 0;
 	r->host = NULL;
 	r->host_len = 0;
+#if defined(LP_SSE2)
+	if (rq_end - rq >= 16)
+	{
+		/* the usual method, capital letters then a space, at once */
+		__m128i		v = _mm_loadu_si128((const __m128i *) rq);
+		unsigned	sp = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		__m128i		z = _mm_sub_epi8(v, _mm_set1_epi8('A'));
+		unsigned	up = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(z, _mm_set1_epi8(25)), z));
+
+		if (sp && (~up & ((sp & (0u - sp)) - 1)) == 0)
+			m = rq + lp_lowest(sp);
+	}
+#endif
 	while (m < rq_end && lp_tchar[(unsigned char) *m])
 		m++;
 	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
