@@ -97,6 +97,7 @@ typedef struct lp_span
 #define LP_SWAR 1
 #endif
 
+#if !defined(LP_SSE2) && defined(LP_SWAR)
 /* 0x80 in every byte of x that is zero, exactly (no borrow from a lower byte). */
 static inline uint64_t
 lp_zero_bytes(uint64_t x)
@@ -110,6 +111,7 @@ lp_gather8(uint64_t z)
 {
 	return (unsigned) (((z >> 7) * UINT64_C(0x0102040810204080)) >> 56);
 }
+#endif
 
 /* The lowest set bit of m, which is not 0. */
 static inline int
