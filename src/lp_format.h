@@ -144,4 +144,14 @@ typedef struct lp_parse_ctx
 /* Scratch a route built from a line of len bytes may need. */
 #define LP_ROUTE_BUF_SIZE(len) (2 * (size_t) (len) + 2)
 
+/*
+ * Undoing a log's escaping (lp_token.h, lp_unescape) can give bytes that
+ * are not valid in the database encoding, which only the glue can check:
+ * a parser that decoded a byte >= 0x80 into the route says so in
+ * lp_result.has, and the glue, when the route is not valid, parses the
+ * line again with LP_PARSE_LOGGED to count it under its logged form.
+ */
+#define LP_HAS_ROUTE_HIGH	0x40	/* lp_result.has: unescaping put a byte >= 0x80 in the route */
+#define LP_PARSE_LOGGED		0x80	/* keep the route as logged: no unescaping (the retry above) */
+
 #endif							/* LP_FORMAT_H */

@@ -801,9 +801,11 @@ lp_authority_host(const char *a, const char *e, size_t *len, const char *floor)
  * METHOD one or more tchars, TARGET a run of non-blank bytes; "-" alone is
  * no request (LP_ST_BAD_REQUEST); no method, no single space after it, no
  * target, or the HTTP/2 preface "PRI * HTTP/2.0" is not HTTP
- * (LP_ST_NOT_HTTP).  A placeholder method or target ("-", as varnishncsa
- * writes "- http://localhost HTTP/1.0" for what it could not parse) is no
- * request either.  An absolute-form target (scheme://authority[/path])
+ * (LP_ST_NOT_HTTP), nor is a placeholder method ("-": varnishncsa writes
+ * "- http://localhost HTTP/1.0" for what it could not parse, ALB "- - -");
+ * a target "-" (Envoy's %REQ(:PATH)% of a request without one) has no path
+ * (LP_ST_BAD_REQUEST).  These are lp_token.c's lp_request_parse rules, but
+ * for the target "-", which the presets add.  An absolute-form target (scheme://authority[/path])
  * counts under its path, "/" without one; the query string is cut unless
  * LP_PARSE_KEEP_QUERY; an empty route is LP_ST_BAD_REQUEST.
  */
@@ -849,8 +851,10 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, l
 	if (m - rq == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && *t == '*' &&
 		rq_end - te == 9 && memcmp(te, " HTTP/2.0", 9) == 0)
 		return LP_ST_NOT_HTTP;	/* the HTTP/2 connection preface */
-	if ((m - rq == 1 && *rq == '-') || (te - t == 1 && *t == '-'))
-		return LP_ST_BAD_REQUEST;	/* a placeholder, not a request */
+	if (m - rq == 1 && *rq == '-')
+		return LP_ST_NOT_HTTP;	/* varnishncsa's placeholder "- http://localhost HTTP/1.0" */
+	if (te - t == 1 && *t == '-')
+		return LP_ST_BAD_REQUEST;	/* no path: Envoy's "-" for a request without one */
 
 	/* absolute form, scheme://authority[/path][?query]: the path counts */
 	if ((unsigned) ((*t | 0x20) - 'a') <= 25)
@@ -925,10 +929,11 @@ typedef enum lp_escape
 /*
  * Undo `esc` in s[0..n) in place: each mark followed by two hex digits
  * becomes that byte, unless it is NUL (no database text holds one: the
- * escape stays as logged).  Returns the new length.
+ * escape stays as logged).  Returns the new length; *high is set to 1
+ * when a byte >= 0x80 came out (the glue checks the route's encoding).
  */
 static size_t
-lp_unescape(char *s, size_t n, lp_escape esc)
+lp_unescape(char *s, size_t n, lp_escape esc, int *high)
 {
 	char		mark = esc == LP_ESC_HASH ? '#' : '%';
 	size_t		i = 0,
@@ -943,6 +948,7 @@ lp_unescape(char *s, size_t n, lp_escape esc)
 
 			if (hi >= 0 && lo >= 0 && (hi | lo) != 0)
 			{
+				*high |= hi >= 8;
 				s[o++] = (char) (hi * 16 + lo);
 				i += 3;
 				continue;
@@ -958,8 +964,10 @@ lp_unescape(char *s, size_t n, lp_escape esc)
  * it is kept), with "/" in front when slash, then "?" and query[0..qlen)
  * when query is not NULL (the W3C formats log the query apart).  With the
  * call's flags: templates (lp_route_template, on the logged form), then
- * unescaping (`esc`; marked: 1 when a mark may be in path or query, 0
- * when none is, -1 to look), and the host in front.  The route is a slice
+ * unescaping (`esc`, unless LP_PARSE_LOGGED, as lp_token.h's
+ * lp_route_build: in the route and the host, LP_HAS_ROUTE_HIGH when a
+ * byte >= 0x80 came out; marked: 1 when a mark may be in path or query,
+ * 0 when none is, -1 to look), and the host in front.  The route is a slice
  * of the line when nothing changes, else built in ctx->buf (the caller's
  * LP_ROUTE_BUF_SIZE(len) bytes: the host, the templated path of at most
  * 2 n + 2 bytes and the query fit, since host, path and query are disjoint
@@ -974,15 +982,18 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *h
 	int			templates = (flags & LP_PARSE_TEMPLATES) != 0;
 	int			with_host = (flags & LP_PARSE_HOST) && host != NULL;
 	int			unescape = 0;
+	int			high = 0;
 	char	   *o;
 	size_t		m;
 
-	if (esc != LP_ESC_NONE && (flags & LP_PARSE_UNESCAPE) && marked)
+	if (esc != LP_ESC_NONE && !(flags & LP_PARSE_LOGGED))
 	{
 		char		mark = esc == LP_ESC_HASH ? '#' : '%';
 
-		unescape = marked > 0 || lp_find(path, path + n, mark, floor) != NULL ||
-			(query && lp_find(query, query + qlen, mark, floor) != NULL);
+		unescape = marked > 0 ||
+			(marked < 0 && (lp_find(path, path + n, mark, floor) != NULL ||
+							(query && lp_find(query, query + qlen, mark, floor) != NULL))) ||
+			(with_host && lp_find(host, host + hlen, mark, floor) != NULL);
 	}
 	out->has |= LP_HAS_ROUTE;
 	if (!templates && !with_host && !unescape && !slash && !query)
@@ -991,10 +1002,9 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *h
 		out->route_len = n;
 		return;
 	}
-	LP_ASSERT(ctx && ctx->buf);	/* the caller's promise: scratch for a built route */
 	if (!ctx || !ctx->buf)
 	{
-		/* no scratch: the route as logged, its query string dropped */
+		/* no scratch (as lp_token.h's lp_route_build): the route as logged */
 		out->route = slash ? "/" : path;
 		out->route_len = slash ? 1 : n;
 		return;
@@ -1003,7 +1013,7 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *h
 	if (with_host)
 	{
 		memcpy(o, host, hlen);
-		o += hlen;
+		o += unescape ? lp_unescape(o, hlen, esc, &high) : hlen;
 	}
 	m = lp_route_template(path, n, slash, templates, o);
 	if (m == 0)
@@ -1018,7 +1028,9 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *h
 		m += qlen;
 	}
 	if (unescape)
-		m = lp_unescape(o, m, esc);
+		m = lp_unescape(o, m, esc, &high);
+	if (high)
+		out->has |= LP_HAS_ROUTE_HIGH;
 	out->route = ctx->buf;
 	out->route_len = (size_t) (o - ctx->buf) + m;
 }

@@ -24,22 +24,24 @@
  *   - A status the server logs for "no response" (HAProxy's -1, ALB's
  *     and Traefik's "-", Envoy's 0, CloudFront's 000) leaves LP_HAS_STATUS
  *     unset; the line still counts.
- *   - The request line follows the combined family's rules (RFC 9110
- *     method, one space, a target of non-blank bytes; an absolute-form
- *     target counts under its path, "/" without one; "PRI * HTTP/2.0" is
- *     not HTTP), and a placeholder is no request: "-" as the whole
- *     request, as the method or as the target is LP_ST_BAD_REQUEST.
- *     A target may hold a '"' (ALB, Envoy and Traefik log it as sent):
- *     a request ends at the first '"' followed by a blank or the end of
- *     the line.
+ *   - The request line follows lp_token.c's lp_request_parse (the combined
+ *     family's rules: an RFC 9110 method, one space, a target of
+ *     non-blank bytes; an absolute-form target counts under its path, "/"
+ *     without one; "PRI * HTTP/2.0" and a placeholder method "-" are not
+ *     HTTP; "-" alone is no request), and a target "-" has no path
+ *     (LP_ST_BAD_REQUEST).  A target may hold a '"' (ALB, Envoy and
+ *     Traefik log it as sent): a request ends at the first '"' followed by
+ *     a blank or the end of the line.
  *   - The route is the target's path, its query string cut unless
  *     LP_PARSE_KEEP_QUERY; LP_PARSE_TEMPLATES folds ids as lp_route_template
- *     does (on the logged form); LP_PARSE_UNESCAPE undoes the server's log
- *     escaping (HAProxy "#22", CloudFront "%20": the presets that escape;
- *     an escape of a NUL byte stays as logged); LP_PARSE_HOST puts the
- *     host in front ("example.com/login").  A host is logged without its
- *     port, as nginx's $host.  A route built so lies in ctx->buf, which
- *     must then hold LP_ROUTE_BUF_SIZE(len) bytes.
+ *     does (on the logged form); the server's log escaping is undone
+ *     (HAProxy "#22", CloudFront "%20"; an escape of a NUL byte stays as
+ *     logged) unless LP_PARSE_LOGGED, and LP_HAS_ROUTE_HIGH says a byte
+ *     >= 0x80 came out (lp_format.h: the glue's retry); LP_PARSE_HOST puts
+ *     the host in front ("example.com/login").  A host is logged without
+ *     its port, as nginx's $host.  A route built so lies in ctx->buf,
+ *     which must then hold LP_ROUTE_BUF_SIZE(len) bytes (without one, the
+ *     route stays as logged).
  *   - W3C logs (cloudfront, iis) start with '#' header lines
  *     ("#Version: 1.0", "#Fields: ..."): such a line returns
  *     LP_ST_DIRECTIVE, which callers skip like a NULL line.

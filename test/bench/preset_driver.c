@@ -210,7 +210,7 @@ prefetch_from(const char *text, const size_t *off, long n, long i)
 __attribute__((noinline)) static uint64_t
 parse_preset(int k, const char *text, const size_t *off, long n, char *buf)
 {
-	lp_parse_ctx ctx = {LP_PARSE_UNESCAPE, buf};
+	lp_parse_ctx ctx = {0, buf};	/* presets undo their log's escaping by default */
 	uint64_t	sum = 0;
 	long		i;
 

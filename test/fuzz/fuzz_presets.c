@@ -31,10 +31,10 @@ inside(const char *p, size_t n, const char *base, size_t len)
 /* The flag sets every input is parsed with. */
 static const unsigned fuzz_flags[] = {
 	0,
-	LP_PARSE_KEEP_QUERY,
-	LP_PARSE_TEMPLATES | LP_PARSE_UNESCAPE,
-	LP_PARSE_HOST | LP_PARSE_UNESCAPE,
-	LP_PARSE_KEEP_QUERY | LP_PARSE_TEMPLATES | LP_PARSE_HOST | LP_PARSE_UNESCAPE
+	LP_PARSE_KEEP_QUERY | LP_PARSE_LOGGED,
+	LP_PARSE_TEMPLATES,
+	LP_PARSE_HOST | LP_PARSE_LOGGED,
+	LP_PARSE_KEEP_QUERY | LP_PARSE_TEMPLATES | LP_PARSE_HOST
 };
 
 /* The invariants of one answer. */

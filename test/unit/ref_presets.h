@@ -299,20 +299,51 @@ ref_hex(char c)
 }
 
 /*
+ * Undo the escapes of mark ('#', '%') in t[0..m) into u (not a NUL byte):
+ * returns the length; *high set when a byte >= 0x80 came out.
+ */
+static inline size_t
+ref_unescape(const char *t, size_t m, char mark, char *u, int *high)
+{
+	size_t		i,
+				o = 0;
+
+	for (i = 0; i < m; i++)
+	{
+		if (t[i] == mark && i + 2 < m &&
+			ref_hex(t[i + 1]) >= 0 && ref_hex(t[i + 2]) >= 0 &&
+			ref_hex(t[i + 1]) * 16 + ref_hex(t[i + 2]) != 0)
+		{
+			int			v = ref_hex(t[i + 1]) * 16 + ref_hex(t[i + 2]);
+
+			if (v >= 0x80)
+				*high = 1;
+			u[o++] = (char) v;
+			i += 2;
+		}
+		else
+			u[o++] = t[i];
+	}
+	return o;
+}
+
+/*
  * A route: (slash ? "/" : "") path, templated on the logged form, then
- * "?" query when given, then unescaped (mark '#' or '%', 0 for none) but
- * for a NUL byte, then the host in front.  Returns it malloc'ed.
+ * "?" query when given, then unescaped (mark '#' or '%', 0 for none;
+ * not with LP_PARSE_LOGGED) but for a NUL byte, then the host in front,
+ * unescaped on its own.  Returns it malloc'ed; *high set when unescaping
+ * gave a byte >= 0x80.
  */
 static inline char *
 ref_route(const char *path, long n, int slash, const char *query, long qn,
-		  const char *host, long hn, unsigned flags, char mark, size_t *len)
+		  const char *host, long hn, unsigned flags, char mark, size_t *len, int *high)
 {
 	size_t		cap = (size_t) (2 * n + qn + hn + 8);
 	char	   *t = malloc(cap);
 	char	   *u = malloc(cap);
 	size_t		m = 0;
-	size_t		i;
 	size_t		o = 0;
+	int			decode = mark && !(flags & LP_PARSE_LOGGED);
 
 	if (flags & LP_PARSE_TEMPLATES)
 		m = lp_route_template(path, (size_t) n, slash, 1, t);
@@ -331,20 +362,20 @@ ref_route(const char *path, long n, int slash, const char *query, long qn,
 	}
 	if ((flags & LP_PARSE_HOST) && host)
 	{
-		memcpy(u, host, (size_t) hn);
-		o = (size_t) hn;
-	}
-	for (i = 0; i < m; i++)
-	{
-		if (mark && (flags & LP_PARSE_UNESCAPE) && t[i] == mark && i + 2 < m &&
-			ref_hex(t[i + 1]) >= 0 && ref_hex(t[i + 2]) >= 0 &&
-			ref_hex(t[i + 1]) * 16 + ref_hex(t[i + 2]) != 0)
-		{
-			u[o++] = (char) (ref_hex(t[i + 1]) * 16 + ref_hex(t[i + 2]));
-			i += 2;
-		}
+		if (decode)
+			o = ref_unescape(host, (size_t) hn, mark, u, high);
 		else
-			u[o++] = t[i];
+		{
+			memcpy(u, host, (size_t) hn);
+			o = (size_t) hn;
+		}
+	}
+	if (decode)
+		o += ref_unescape(t, m, mark, u + o, high);
+	else
+	{
+		memcpy(u + o, t, m);
+		o += m;
 	}
 	free(t);
 	*len = o;
@@ -429,7 +460,9 @@ ref_request(const char *s, long a, long b, unsigned flags, char mark, int host_f
 		return ref_bad(r, LP_ST_NOT_HTTP, a, b - a);
 	if (ref_is(s, a, m, "PRI") && ref_is(s, t, te, "*") && ref_is(s, te, b, " HTTP/2.0"))
 		return ref_bad(r, LP_ST_NOT_HTTP, a, b - a);
-	if (ref_is(s, a, m, "-") || ref_is(s, t, te, "-"))
+	if (ref_is(s, a, m, "-"))
+		return ref_bad(r, LP_ST_NOT_HTTP, a, b - a);
+	if (ref_is(s, t, te, "-"))
 		return ref_bad(r, LP_ST_BAD_REQUEST, a, b - a);
 	p = t;
 	pe = te;
@@ -484,11 +517,16 @@ ref_request(const char *s, long a, long b, unsigned flags, char mark, int host_f
 	{
 		const char *hs = (r->has & LP_HAS_HOST) ? s + r->host_off : NULL;
 
+		int			high = 0;
+
 		if (p < 0)
-			r->route = ref_route("/", 1, 0, NULL, 0, hs, r->host_len, flags, mark, &r->route_len);
+			r->route = ref_route("/", 1, 0, NULL, 0, hs, r->host_len, flags, mark, &r->route_len,
+								 &high);
 		else
 			r->route = ref_route(s + p, pe - p, slash, NULL, 0, hs, r->host_len, flags, mark,
-								 &r->route_len);
+								 &r->route_len, &high);
+		if (high)
+			r->has |= LP_HAS_ROUTE_HIGH;
 	}
 	r->has |= LP_HAS_ROUTE;
 	return LP_ST_OK;
@@ -779,9 +817,15 @@ ref_w3c(const char *s, long ma, long mb, long sa, long sb, long qa, long qb, lon
 		r->status = sv;
 		r->has |= LP_HAS_STATUS;
 	}
-	r->route = ref_route(s + sa, sb - sa, 0, keep ? s + qa : NULL, keep ? qb - qa : 0,
-						 (r->has & LP_HAS_HOST) ? s + r->host_off : NULL, r->host_len,
-						 flags, mark, &r->route_len);
+	{
+		int			high = 0;
+
+		r->route = ref_route(s + sa, sb - sa, 0, keep ? s + qa : NULL, keep ? qb - qa : 0,
+							 (r->has & LP_HAS_HOST) ? s + r->host_off : NULL, r->host_len,
+							 flags, mark, &r->route_len, &high);
+		if (high)
+			r->has |= LP_HAS_ROUTE_HIGH;
+	}
 	r->has |= LP_HAS_ROUTE;
 	return LP_ST_OK;
 }

@@ -239,15 +239,21 @@ test_presets_haproxy(void)
 		   0, LP_ST_NOT_HTTP, T_ | S_, .status = 400, .time = "26/May/2026:14:43:17.333",
 		   .bad = "<BADREQ>");
 
-	/* "#22" and other escapes: decoded with LP_PARSE_UNESCAPE, "#00" kept */
+	/* "#22" and other escapes: decoded, "#00" kept; LP_PARSE_LOGGED keeps them all */
 	EXPECT(lp_parse_haproxy,
 		   "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/0/0/2/3 200 1 - - ---- 1/1/1/1/0 0/0 "
 		   "\"GET /a#22b#23c#00d#7 HTTP/1.1\"",
-		   LP_PARSE_UNESCAPE, LP_ST_OK, ALL_, "/a\"b#c#00d#7", 3, 200, "GET", "07/Nov/2026:01:00:00.000");
+		   0, LP_ST_OK, ALL_, "/a\"b#c#00d#7", 3, 200, "GET", "07/Nov/2026:01:00:00.000");
 	EXPECT(lp_parse_haproxy,
 		   "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/0/0/2/3 200 1 - - ---- 1/1/1/1/0 0/0 "
 		   "\"GET /a#22b#23c HTTP/1.1\"",
-		   0, LP_ST_OK, ALL_, "/a#22b#23c", 3, 200, "GET", "07/Nov/2026:01:00:00.000");
+		   LP_PARSE_LOGGED, LP_ST_OK, ALL_, "/a#22b#23c", 3, 200, "GET", "07/Nov/2026:01:00:00.000");
+	/* HAProxy escapes every byte >= 127: a UTF-8 path comes back, flagged for the glue's check */
+	EXPECT(lp_parse_haproxy,
+		   "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/0/0/2/3 200 1 - - ---- 1/1/1/1/0 0/0 "
+		   "\"GET /caf#C3#A9 HTTP/1.1\"",
+		   0, LP_ST_OK, ALL_ | LP_HAS_ROUTE_HIGH, "/caf\xc3\xa9", 3, 200, "GET",
+		   "07/Nov/2026:01:00:00.000");
 	/* HAProxy's https format adds fields after the request */
 	EXPECT(lp_parse_haproxy,
 		   "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe~ be/s 1/0/0/2/3 200 1 - - ---- 1/1/1/1/0 0/0 "
@@ -308,8 +314,11 @@ test_presets_haproxy(void)
 		   "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/2/3/4/9223372036854775807 200 1 \"GET / HTTP/1.1\"\r",
 		   0, LP_ST_OK, ALL_, "/", INT64_MAX, 200, "GET", "07/Nov/2026:01:00:00.000");
 	EXPECT(lp_parse_haproxy, "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/2/3/4/5 200 1 \"- /x HTTP/1.0\"",
-		   0, LP_ST_BAD_REQUEST, S_ | T_, .status = 200, .time = "07/Nov/2026:01:00:00.000",
+		   0, LP_ST_NOT_HTTP, S_ | T_, .status = 200, .time = "07/Nov/2026:01:00:00.000",
 		   .bad = "- /x HTTP/1.0");
+	EXPECT(lp_parse_haproxy, "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/2/3/4/5 200 1 \"GET - HTTP/1.0\"",
+		   0, LP_ST_BAD_REQUEST, S_ | T_, .status = 200, .time = "07/Nov/2026:01:00:00.000",
+		   .bad = "GET - HTTP/1.0");
 	EXPECT(lp_parse_haproxy, "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/2/3/4/5 200 1 \"PRI * HTTP/2.0\"",
 		   0, LP_ST_NOT_HTTP, S_ | T_, .status = 200, .time = "07/Nov/2026:01:00:00.000",
 		   .bad = "PRI * HTTP/2.0");
@@ -434,7 +443,7 @@ test_presets_alb(void)
 		   "/v1/users/42", 0, 0, "GET", tm, .host = "api.example.com");
 	EXPECT(lp_parse_alb, alb_line("0", "0", "0", "2000", get), 0, LP_ST_BAD_STATUS, T_,
 		   .time = tm, .bad = "2000");
-	EXPECT(lp_parse_alb, alb_line("0.001", "0", "0", "400", "\"- - - \""), 0, LP_ST_BAD_REQUEST,
+	EXPECT(lp_parse_alb, alb_line("0.001", "0", "0", "400", "\"- - - \""), 0, LP_ST_NOT_HTTP,
 		   S_ | T_, .status = 400, .time = tm, .bad = "- - - ");
 	EXPECT(lp_parse_alb, alb_line("0", "0", "0", "200", "\"GET https://h.example:443 HTTP/1.1\""), 0,
 		   LP_ST_OK, ALL_ | H_, "/", 0, 200, "GET", tm, .host = "h.example");
@@ -523,15 +532,21 @@ test_presets_cloudfront(void)
 		   .bad = "1e3");
 	/* the query string: a field of its own, kept with LP_PARSE_KEEP_QUERY */
 	EXPECT(lp_parse_cloudfront, cf_line("GET", "/s", "200", "q=a%2520b", "h.example:8443", "0.002"),
-		   LP_PARSE_KEEP_QUERY, LP_ST_OK, ALL_ | H_, "/s?q=a%2520b", 2, 200, "GET", d, t, "h.example");
+		   LP_PARSE_KEEP_QUERY | LP_PARSE_LOGGED, LP_ST_OK, ALL_ | H_, "/s?q=a%2520b", 2, 200, "GET", d,
+		   t, "h.example");
 	EXPECT(lp_parse_cloudfront, cf_line("GET", "/s", "200", "q=a%2520b", "h.example:8443", "0.002"),
-		   LP_PARSE_KEEP_QUERY | LP_PARSE_UNESCAPE | LP_PARSE_HOST, LP_ST_OK, ALL_ | H_,
+		   LP_PARSE_KEEP_QUERY | LP_PARSE_HOST, LP_ST_OK, ALL_ | H_,
 		   "h.example/s?q=a%20b", 2, 200, "GET", d, t, "h.example");
+	/* a host with an escape is decoded in the route key, not in the host field */
+	EXPECT(lp_parse_cloudfront, cf_line("GET", "/s", "200", "-", "h%2Dx.example", "0.002"),
+		   LP_PARSE_HOST, LP_ST_OK, ALL_ | H_, "h-x.example/s", 2, 200, "GET", d, t, "h%2Dx.example");
+	EXPECT(lp_parse_cloudfront, cf_line("GET", "/caf%C3%A9", "200", "-", "-", "0.002"), 0, LP_ST_OK,
+		   ALL_ | LP_HAS_ROUTE_HIGH, "/caf\xc3\xa9", 2, 200, "GET", d, t);
 	/* CloudFront's escapes: once decoded, the client's own "%20" comes back */
 	EXPECT(lp_parse_cloudfront, cf_line("GET", "/a%2520b/%22q%22/%00/x%3Fy", "200", "-", "-", "0.002"),
-		   LP_PARSE_UNESCAPE, LP_ST_OK, ALL_, "/a%20b/\"q\"/%00/x?y", 2, 200, "GET", d, t);
+		   0, LP_ST_OK, ALL_, "/a%20b/\"q\"/%00/x?y", 2, 200, "GET", d, t);
 	EXPECT(lp_parse_cloudfront, cf_line("GET", "/users/42/a%2520b", "200", "-", "-", "0.002"),
-		   LP_PARSE_UNESCAPE | LP_PARSE_TEMPLATES, LP_ST_OK, ALL_, "/users/:id/a%20b", 2, 200, "GET", d, t);
+		   LP_PARSE_TEMPLATES, LP_ST_OK, ALL_, "/users/:id/a%20b", 2, 200, "GET", d, t);
 	/* bad fields, in their order */
 	EXPECT(lp_parse_cloudfront, cf_line("-", "-", "xx", "-", "-", "x"), 0, LP_ST_BAD_FIELD, T_,
 		   .time = d, .time2 = t, .bad = "-");
@@ -698,7 +713,7 @@ test_presets_iis(void)
 		   "2026-11-07 01:00:00 10.0.0.5 POST /api/orders/42 id=1&x=2 443 bob 203.0.113.8 ua - 404 0 2 15",
 		   LP_PARSE_KEEP_QUERY | LP_PARSE_TEMPLATES, LP_ST_OK, ALL_, "/api/orders/:id?id=1&x=2", 15, 404,
 		   "POST", d, t);
-	EXPECT(lp_parse_iis, "2026-11-07 01:00:00 10.0.0.5 GET /a+b - 80 - 1.2.3.4 ua - 200 0 0 -", LP_PARSE_UNESCAPE,
+	EXPECT(lp_parse_iis, "2026-11-07 01:00:00 10.0.0.5 GET /a+b - 80 - 1.2.3.4 ua - 200 0 0 -", 0,
 		   LP_ST_NO_LATENCY, R_ | S_ | M_ | T_, "/a+b", 0, 200, "GET", d, t, .bad = "-");
 	EXPECT(lp_parse_iis, "2026-11-07 01:00:00 10.0.0.5 GET /a - 80 - 1.2.3.4 ua - 200 0 0 1.5", 0,
 		   LP_ST_BAD_LATENCY, R_ | S_ | M_ | T_, "/a", 0, 200, "GET", d, t, .bad = "1.5");
@@ -728,11 +743,11 @@ test_presets_routes(void)
 	EXPECT(lp_parse_haproxy,
 		   "10.0.0.1:1 [07/Nov/2026:01:00:00.000] fe be/s 1/0/0/2/3 200 1 - - ---- 1/1/1/1/0 0/0 "
 		   "\"GET /u/12/#31/3f2504e0-4f89-11d3-9a0c-0305e82c3301 HTTP/1.1\"",
-		   LP_PARSE_TEMPLATES | LP_PARSE_UNESCAPE, LP_ST_OK, ALL_, "/u/:id/1/:uuid", 3, 200, "GET",
+		   LP_PARSE_TEMPLATES, LP_ST_OK, ALL_, "/u/:id/1/:uuid", 3, 200, "GET",
 		   "07/Nov/2026:01:00:00.000");
 	/* a host, a template and unescaping together */
 	EXPECT(lp_parse_cloudfront, cf_line("GET", "/o/0123456789abcdef0123/%2541", "200", "k=v", "Shop.example:443", "0.010"),
-		   LP_PARSE_KEEP_QUERY | LP_PARSE_TEMPLATES | LP_PARSE_UNESCAPE | LP_PARSE_HOST, LP_ST_OK,
+		   LP_PARSE_KEEP_QUERY | LP_PARSE_TEMPLATES | LP_PARSE_HOST, LP_ST_OK,
 		   ALL_ | H_, "Shop.example/o/:hex/%41?k=v", 10, 200, "GET", "2026-11-07", "01:00:00",
 		   "Shop.example");
 	/* a preset without a host ignores LP_PARSE_HOST */
@@ -746,10 +761,10 @@ test_presets_routes(void)
 /* Flag sets every line is parsed with. */
 static const unsigned flag_sets[] = {
 	0,
-	LP_PARSE_KEEP_QUERY,
-	LP_PARSE_TEMPLATES | LP_PARSE_UNESCAPE,
-	LP_PARSE_HOST | LP_PARSE_UNESCAPE,
-	LP_PARSE_KEEP_QUERY | LP_PARSE_TEMPLATES | LP_PARSE_HOST | LP_PARSE_UNESCAPE
+	LP_PARSE_KEEP_QUERY | LP_PARSE_LOGGED,
+	LP_PARSE_TEMPLATES,
+	LP_PARSE_HOST | LP_PARSE_LOGGED,
+	LP_PARSE_KEEP_QUERY | LP_PARSE_TEMPLATES | LP_PARSE_HOST
 };
 #define N_FLAG_SETS ((int) (sizeof(flag_sets) / sizeof(flag_sets[0])))
 
