@@ -25,4 +25,5 @@ const lp_status_def lp_status_defs[LP_ST_COUNT] = {
 	[LP_ST_NOT_JSON] = {"malformed log line: not one JSON object (stops at \"%s\")", LP_SARG_BAD},
 	[LP_ST_NO_FIELD] = {"malformed log line: no %s field", LP_SARG_BAD},
 	[LP_ST_BAD_FIELD] = {"malformed log line: field \"%s\" is not as the format says", LP_SARG_BAD},
+	[LP_ST_DIRECTIVE] = {"header line \"%s\" is not a log entry", LP_SARG_BAD},
 };

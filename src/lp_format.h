@@ -73,6 +73,8 @@ typedef enum lp_status
 	LP_ST_NOT_JSON,				/* the line is not one JSON object (bad: where it stops) */
 	LP_ST_NO_FIELD,				/* a field the format needs is missing (bad: its name) */
 	LP_ST_BAD_FIELD,			/* a field is not as the format says (bad: the field) */
+	LP_ST_DIRECTIVE,			/* a W3C header line ("#Fields: ..."), not an entry:
+								 * callers skip it like a NULL line (bad: the line) */
 	LP_ST_COUNT					/* number of statuses */
 } lp_status;
 
