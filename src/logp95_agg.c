@@ -58,26 +58,6 @@ logp95_skip_malformed(lp_state *st, unsigned opts)
 }
 
 /*
- * The message of each failing parse status, a whole sentence each: those
- * with %s quote the field the parser names (lp_fields.bad), the others
- * take the fields wanted and found (lp_fields.nwant, lp_fields.nfields).
- */
-static const char *const logp95_line_messages[] = {
-	[LP_LINE_TOO_FEW_FIELDS] = gettext_noop("malformed log line: expected %d fields, found %d"),
-	[LP_LINE_BAD_LATENCY] = gettext_noop("malformed log line: latency \"%s\" is not a non-negative integer"),
-	[LP_LINE_LATENCY_RANGE] = gettext_noop("malformed log line: latency \"%s\" is out of range for type bigint"),
-	[LP_LINE_NO_TIME] = gettext_noop("malformed log line: no [time] field after the client address"),
-	[LP_LINE_NO_REQUEST] = gettext_noop("malformed log line: no quoted request after the time"),
-	[LP_LINE_BAD_REQUEST] = gettext_noop("malformed log line: request \"%s\" has no path"),
-	[LP_LINE_UNTERMINATED] = gettext_noop("malformed log line: a quoted field has no closing quote"),
-	[LP_LINE_TOO_FEW_TAIL_FIELDS] = gettext_noop("malformed log line: expected %d fields after the request, found %d"),
-	[LP_LINE_BAD_SECONDS] = gettext_noop("malformed log line: request time \"%s\" is not a non-negative number of seconds"),
-	[LP_LINE_BAD_MICROS] = gettext_noop("malformed log line: request time \"%s\" is not a non-negative integer of microseconds"),
-	[LP_LINE_REQTIME_RANGE] = gettext_noop("malformed log line: request time \"%s\" is out of range for type bigint in milliseconds"),
-	[LP_LINE_NOT_HTTP] = gettext_noop("malformed log line: request \"%s\" is not an HTTP request")
-};
-
-/*
  * errhint of a malformed line: a line that failed in the default format but
  * looks like another format's (lp_format_guess) is told to pass it; any
  * other is told how to count malformed lines instead.
@@ -101,22 +81,23 @@ pg_noreturn static void
 logp95_line_error(const lp_format_def *fmt, const lp_parse_ctx *ctx,
 				  const char *line, size_t len)
 {
-	lp_fields	lf;
-	lp_line_status ls = fmt->parse(line, len, fmt, ctx, &lf);
-	const char *msg;
+	lp_result	lf;
+	lp_status	st = fmt->parse(line, len, fmt, ctx, &lf);
+	const lp_status_def *def;
 
-	if (ls <= LP_LINE_OK || ls >= lengthof(logp95_line_messages))
-		elog(ERROR, "log line error reported for parse status %d", (int) ls);
-	msg = logp95_line_messages[ls];
-	if (lf.bad)
+	if (st <= LP_ST_OK || st >= LP_ST_COUNT)
+		elog(ERROR, "log line error reported for parse status %d", (int) st);
+	def = &lp_status_defs[st];
+	if (def->arg == LP_SARG_BAD)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg(msg, logp95_quote(lf.bad, lf.bad_len)),
+				 errmsg(def->message,
+						lf.bad ? logp95_quote(lf.bad, lf.bad_len) : ""),
 				 logp95_errdetail_line(line, len),
 				 logp95_line_hint(fmt, line, len)));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg(msg, lf.nwant, lf.nfields),
+			 errmsg(def->message, lf.nwant, lf.nfields),
 			 logp95_errdetail_line(line, len),
 			 logp95_line_hint(fmt, line, len)));
 }
@@ -272,7 +253,7 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 										 call->options_len);
 	}
 	call->direct = call->fmt.format && lp_format_is_combined(call->fmt.format) &&
-		!(call->ctx.flags & LP_OPT_TEMPLATES);
+		!(call->ctx.flags & LP_PARSE_TEMPLATES);
 	call->cflags = call->fmt.format ?
 		call->fmt.format->flags | (call->ctx.flags & LP_FMT_KEEP_QUERY) : 0;
 	call->cparse = lp_combined_parser(LP_ISA_BEST);
@@ -362,7 +343,7 @@ logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 		return;
 	line = logp95_line_arg(fcinfo, &len);
 	/* the default format's parser, called directly: the inline hot path */
-	if (likely(lp_parse_line(line, len, &pl) == LP_PARSE_OK))
+	if (likely(lp_parse_line(line, len, &pl) == LP_ST_OK))
 	{
 		rc = lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency);
 		if (unlikely(rc != LP_OK))
@@ -404,7 +385,7 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 					 errhint("Set logp95.on_malformed to \"skip\" to count such rows instead.")));
 		return;
 	}
-	if (call && (call->ctx.flags & LP_OPT_TEMPLATES))
+	if (call && (call->ctx.flags & LP_PARSE_TEMPLATES))
 	{
 		size_t		m;
 
@@ -432,7 +413,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	const lp_format_def *fmt;
 	const char *line;
 	size_t		len;
-	lp_fields	lf;
+	lp_result	lf;
 
 	if (PG_ARGISNULL(2))
 		return;
@@ -451,7 +432,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	{
 		lp_cline	cl;
 
-		if (likely(call->cparse(line, len, call->cflags, &cl) == LP_C_OK &&
+		if (likely(call->cparse(line, len, call->cflags, &cl) == LP_ST_OK &&
 				   !cl.route_slash))
 		{
 			int			rc = lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency);
@@ -462,9 +443,9 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 		}
 	}
 	/* a route may be built: templates, or a query string kept */
-	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
+	if ((call->ctx.flags | fmt->flags) & (LP_PARSE_TEMPLATES | LP_FMT_KEEP_QUERY))
 		logp95_call_scratch(fcinfo, call, len);
-	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_LINE_OK))
+	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_ST_OK))
 		logp95_malformed_line(st, fmt, &call->ctx, line, len);
 	else
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));

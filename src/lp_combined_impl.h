@@ -179,7 +179,7 @@ LP_CI(lp_close_quote)(const char *lo, const char *p, const char *end)
  * the line, end its end.  stop: NULL, or (from lp_front, when the request
  * ends within the line's first 128 bytes) the bits of its blanks and '?'.
  */
-static LP_ALWAYS_INLINE LP_CI_ATTR lp_cparse_status
+static LP_ALWAYS_INLINE LP_CI_ATTR lp_status
 LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, const char *end,
 						const uint64_t *stop, unsigned flags, lp_cline *out)
 {
@@ -210,9 +210,9 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 		while (m < rq_end && lp_tchar[(unsigned char) *m])
 			m++;
 	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
-		return LP_C_BAD_REQUEST;	/* nginx's "-": no request line */
+		return LP_ST_BAD_REQUEST;	/* nginx's "-": no request line */
 	if (m == rq || m == rq_end || *m != ' ')
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 	t = m + 1;
 	/*
 	 * The usual origin-form target with its query string dropped: the route
@@ -239,17 +239,17 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 
 		out->route = t;
 		out->route_len = (size_t) ((h ? h : rq_end) - t);
-		return LP_C_OK;
+		return LP_ST_OK;
 	}
 	te = LP_CI(lp_scan2)(lo, t, rq_end, ' ', '\t');
 	if (!te)
 		te = rq_end;
 	if (te == t)
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 	/* the HTTP/2 connection preface, sent to an HTTP/1 port */
 	if (m - rq == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && *t == '*' &&
 		rq_end - te == 9 && memcmp(te, " HTTP/2.0", 9) == 0)
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 
 	/* absolute form, scheme://authority[/path][?query]: the path counts */
 	if ((unsigned) ((*t | 0x20) - 'a') <= 25)
@@ -267,7 +267,7 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 			{
 				out->route = "/";
 				out->route_len = 1;
-				return LP_C_OK;
+				return LP_ST_OK;
 			}
 			out->route_slash = *s == '?';
 			t = s;
@@ -283,8 +283,8 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 			out->route_len = (size_t) (qm - t);
 	}
 	if (out->route_len == 0)
-		return LP_C_BAD_REQUEST;
-	return LP_C_OK;
+		return LP_ST_BAD_REQUEST;
+	return LP_ST_OK;
 }
 
 #ifdef __SSE2__
@@ -548,7 +548,7 @@ LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char *
 #endif
 
 /* See lp_formats.h: lp_parse_combined. */
-static LP_CI_ATTR lp_cparse_status
+static LP_CI_ATTR lp_status
 LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
 	const char *end = line + len;
@@ -560,7 +560,7 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	size_t		last_len = 0;
 	int			last_quoted = 0;
 	int			nfields = 0;
-	lp_cparse_status st;
+	lp_status	st;
 #if defined(__SSE2__) && defined(__SIZEOF_INT128__)
 	uint64_t	stop[2];
 #endif
@@ -592,17 +592,17 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	{
 		rq = LP_CI(lp_find_request)(line, end, &lb);
 		if (!LP_CI(lp_find_time)(line, lb, rq ? rq : end, &out->time, &out->time_len))
-			return LP_C_NO_TIME;
+			return LP_ST_NO_TIME;
 		if (!rq)
-			return LP_C_NO_REQUEST;
+			return LP_ST_NO_REQUEST;
 		q = LP_CI(lp_close_quote)(line, rq, end);
 		if (!q)
-			return LP_C_UNTERMINATED;
+			return LP_ST_UNTERMINATED;
 	}
 	out->request = rq + 1;
 	out->request_len = (size_t) (q - rq - 1);
 	st = LP_CI(lp_request_route)(line, out->request, q, end, stopp, flags, out);
-	if (st != LP_C_OK)
+	if (st != LP_ST_OK)
 		return st;
 
 	/*
@@ -627,7 +627,7 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 			if (!q)
 			{
 				out->tail_fields = nfields;
-				return LP_C_UNTERMINATED;
+				return LP_ST_UNTERMINATED;
 			}
 			p = q + 1;
 			last_quoted = 1;
@@ -644,14 +644,14 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	}
 	out->tail_fields = nfields;
 	if (out->tail_fields < LP_C_MIN_TAIL_FIELDS)
-		return LP_C_TOO_FEW_FIELDS;
+		return LP_ST_TOO_FEW_TAIL_FIELDS;
 	if (last_quoted)
-		st = LP_C_BAD_LATENCY;
+		st = (flags & LP_FMT_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS;
 	else if (flags & LP_FMT_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
 		st = lp_seconds_ms(last, last_len, &out->latency);
-	if (st != LP_C_OK)
+	if (st != LP_ST_OK)
 	{
 		out->bad = last;
 		out->bad_len = last_len;

@@ -16,12 +16,12 @@
 #define LP_AVX2_ATTR __attribute__((target("avx2")))
 #endif
 
-static lp_line_status lp_default_parse(const char *line, size_t len,
+static lp_status lp_default_parse(const char *line, size_t len,
 									   const lp_format_def *fmt,
-									   const lp_parse_ctx *ctx, lp_fields *out);
-static lp_line_status lp_combined_parse(const char *line, size_t len,
+									   const lp_parse_ctx *ctx, lp_result *out);
+static lp_status lp_combined_parse(const char *line, size_t len,
 										const lp_format_def *fmt,
-										const lp_parse_ctx *ctx, lp_fields *out);
+										const lp_parse_ctx *ctx, lp_result *out);
 
 /* See lp_formats.h: every format logp95 reads. */
 const lp_format_def lp_formats[] = {
@@ -212,9 +212,9 @@ lp_route_template(const char *r, size_t n, int slash, int templates, char *buf)
  */
 static void
 lp_route_finish(const lp_parse_ctx *ctx, const char *r, size_t n, int slash,
-				lp_fields *out)
+				lp_result *out)
 {
-	int			templates = ctx && (ctx->flags & LP_OPT_TEMPLATES);
+	int			templates = ctx && (ctx->flags & LP_PARSE_TEMPLATES);
 	size_t		m;
 
 	out->route = r;
@@ -238,75 +238,49 @@ lp_route_finish(const lp_parse_ctx *ctx, const char *r, size_t n, int slash,
 
 /* ---------- the table's parsers ---------- */
 
-/* The default format's entry: lp_parse_line, its statuses renamed. */
-static lp_line_status
+/* The default format's entry: lp_parse_line, the route through the call's templates. */
+static lp_status
 lp_default_parse(const char *line, size_t len, const lp_format_def *fmt,
-				 const lp_parse_ctx *ctx, lp_fields *out)
+				 const lp_parse_ctx *ctx, lp_result *out)
 {
 	lp_line		pl;
-	lp_parse_status st = lp_parse_line(line, len, &pl);
-	lp_fields	f = {pl.route, pl.route_len, pl.latency, pl.bad, pl.bad_len,
-	LP_LINE_FIELDS, pl.nfields};
+	lp_status	st = lp_parse_line(line, len, &pl);
+	lp_result	f = {.route = pl.route,.route_len = pl.route_len,.latency = pl.latency,
+		.bad = pl.bad,.bad_len = pl.bad_len,.nwant = LP_LINE_FIELDS,.nfields = pl.nfields};
 
 	*out = f;
-	switch (st)
+	if (st == LP_ST_OK)
 	{
-		case LP_PARSE_OK:
-			LP_ASSERT(pl.route >= line && pl.route_len > 0 &&
-					  pl.route + pl.route_len <= line + len && pl.latency >= 0);
-			lp_route_finish(ctx, pl.route, pl.route_len, 0, out);
-			return LP_LINE_OK;
-		case LP_PARSE_TOO_FEW_FIELDS:
-			return LP_LINE_TOO_FEW_FIELDS;
-		case LP_PARSE_LATENCY_RANGE:
-			return LP_LINE_LATENCY_RANGE;
-		case LP_PARSE_BAD_LATENCY:
-			break;
+		LP_ASSERT(pl.route >= line && pl.route_len > 0 &&
+				  pl.route + pl.route_len <= line + len && pl.latency >= 0);
+		lp_route_finish(ctx, pl.route, pl.route_len, 0, out);
 	}
-	return LP_LINE_BAD_LATENCY;
+	return st;
 }
 
 /* The combined formats' entries: lp_parse_combined with the entry's and the call's flags. */
-static lp_line_status
+static lp_status
 lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
-				  const lp_parse_ctx *ctx, lp_fields *out)
+				  const lp_parse_ctx *ctx, lp_result *out)
 {
 	lp_cline	cl;
 	unsigned	flags = fmt->flags | (ctx ? (ctx->flags & LP_FMT_KEEP_QUERY) : 0);
-	lp_cparse_status st = lp_parse_combined(line, len, flags, &cl);
-	int			noreq = st == LP_C_BAD_REQUEST || st == LP_C_NOT_HTTP;
-	lp_fields	f = {cl.route, cl.route_len, cl.latency,
+	lp_status	st = lp_parse_combined(line, len, flags, &cl);
+	int			noreq = st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP;
+	lp_result	f = {.route = cl.route,.route_len = cl.route_len,.latency = cl.latency,
 		/* the field an error is about: the request when it has no path */
-		noreq ? cl.request : cl.bad, noreq ? cl.request_len : cl.bad_len,
-	LP_C_MIN_TAIL_FIELDS, cl.tail_fields};
+		.bad = noreq ? cl.request : cl.bad,.bad_len = noreq ? cl.request_len : cl.bad_len,
+	.nwant = LP_C_MIN_TAIL_FIELDS,.nfields = cl.tail_fields};
 
 	*out = f;
-	switch (st)
+	if (st == LP_ST_OK)
 	{
-		case LP_C_OK:
-			/* a route, a latency, and the fields the format wants after the request */
-			LP_ASSERT(cl.route != NULL && cl.route_len > 0 && cl.latency >= 0 &&
-					  cl.tail_fields >= LP_C_MIN_TAIL_FIELDS);
-			lp_route_finish(ctx, cl.route, cl.route_len, cl.route_slash, out);
-			return LP_LINE_OK;
-		case LP_C_NO_TIME:
-			return LP_LINE_NO_TIME;
-		case LP_C_NO_REQUEST:
-			return LP_LINE_NO_REQUEST;
-		case LP_C_BAD_REQUEST:
-			return LP_LINE_BAD_REQUEST;
-		case LP_C_NOT_HTTP:
-			return LP_LINE_NOT_HTTP;
-		case LP_C_UNTERMINATED:
-			return LP_LINE_UNTERMINATED;
-		case LP_C_TOO_FEW_FIELDS:
-			return LP_LINE_TOO_FEW_TAIL_FIELDS;
-		case LP_C_LATENCY_RANGE:
-			return LP_LINE_REQTIME_RANGE;
-		case LP_C_BAD_LATENCY:
-			break;
+		/* a route, a latency, and the fields the format wants after the request */
+		LP_ASSERT(cl.route != NULL && cl.route_len > 0 && cl.latency >= 0 &&
+				  cl.tail_fields >= LP_C_MIN_TAIL_FIELDS);
+		lp_route_finish(ctx, cl.route, cl.route_len, cl.route_slash, out);
 	}
-	return (fmt->flags & LP_FMT_MICROS) ? LP_LINE_BAD_MICROS : LP_LINE_BAD_SECONDS;
+	return st;
 }
 
 /* See lp_formats.h. */
@@ -323,22 +297,22 @@ lp_format_guess(const char *line, size_t len)
 	const lp_format_def *f;
 	const lp_format_def *guess = NULL;
 	lp_cline	cl;
-	lp_cparse_status st;
+	lp_status	st;
 
 	for (f = lp_formats + 1; f->name; f++)
 	{
-		lp_fields	lf;
+		lp_result	lf;
 
 		if (f->parse == lp_default_parse || (f->flags & LP_FMT_KEEP_QUERY))
 			continue;
-		if (f->parse(line, len, f, NULL, &lf) == LP_LINE_OK)
+		if (f->parse(line, len, f, NULL, &lf) == LP_ST_OK)
 			guess = f;
 	}
 	if (guess)
 		return guess;
 	/* a combined line with some other problem: a [time] and a request */
 	st = lp_parse_combined(line, len, 0, &cl);
-	if (st != LP_C_NO_TIME && st != LP_C_NO_REQUEST)
+	if (st != LP_ST_NO_TIME && st != LP_ST_NO_REQUEST)
 		return lp_format_lookup("combined", 8);
 	return NULL;
 }
@@ -352,7 +326,7 @@ const lp_option_def lp_options[] = {
 	/* raise an error on a malformed line, whatever logp95.on_malformed says */
 	{"error", LP_OPT_ERROR, LP_OPT_SKIP, 0},
 	/* fold ids in the route's path into :id, :uuid, :hex */
-	{"templates", LP_OPT_TEMPLATES, 0, 0},
+	{"templates", LP_PARSE_TEMPLATES, 0, 0},
 	/* keep the query string in the route (as the _query formats do) */
 	{"query", LP_FMT_KEEP_QUERY, 0, 1},
 	{NULL, 0, 0, 0}
@@ -407,7 +381,7 @@ lp_parse_options(const char *s, size_t len, unsigned *flags,
 /* ---------- the combined parser ---------- */
 
 /* lp_parse_seconds_ms, inlined into lp_parse_combined (the request time of every line). */
-static LP_ALWAYS_INLINE lp_cparse_status
+static LP_ALWAYS_INLINE lp_status
 lp_seconds_ms(const char *s, size_t len, int64_t *ms)
 {
 	const char *p = s;
@@ -441,14 +415,14 @@ lp_seconds_ms(const char *s, size_t len, int64_t *ms)
 			if (p == dot)
 			{
 				*ms = (int64_t) (ip * 1000 + d1 * 100 + d2 * 10 + d3);
-				return LP_C_OK;
+				return LP_ST_OK;
 			}
 			p = s;
 			ip = 0;
 		}
 	}
 	if (p == end || (unsigned) ((unsigned char) *p - '0') > 9)
-		return LP_C_BAD_LATENCY;
+		return LP_ST_BAD_SECONDS;
 	while (p < end && (unsigned) ((unsigned char) *p - '0') <= 9)
 	{
 		/* ip * 1000 must stay <= INT64_MAX; checked again below with the fraction */
@@ -461,16 +435,16 @@ lp_seconds_ms(const char *s, size_t len, int64_t *ms)
 	if (p < end)
 	{
 		if (*p != '.')
-			return LP_C_BAD_LATENCY;
+			return LP_ST_BAD_SECONDS;
 		p++;
 		if (p == end)
-			return LP_C_BAD_LATENCY;
+			return LP_ST_BAD_SECONDS;
 		while (p < end)
 		{
 			unsigned	d = (unsigned char) *p - '0';
 
 			if (d > 9)
-				return LP_C_BAD_LATENCY;
+				return LP_ST_BAD_SECONDS;
 			if (ndig < 3)
 				frac = frac * 10 + d;
 			else if (ndig == 3 && d >= 5)
@@ -482,31 +456,31 @@ lp_seconds_ms(const char *s, size_t len, int64_t *ms)
 	for (; ndig < 3; ndig++)
 		frac *= 10;
 	if (ip > ((uint64_t) INT64_MAX - frac - (uint64_t) round_up) / 1000)
-		return LP_C_LATENCY_RANGE;
+		return LP_ST_REQTIME_RANGE;
 	*ms = (int64_t) (ip * 1000 + frac + (uint64_t) round_up);
-	return LP_C_OK;
+	return LP_ST_OK;
 }
 
 /* See lp_formats.h. */
-lp_cparse_status
+lp_status
 lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms)
 {
 	return lp_seconds_ms(s, len, ms);
 }
 
 /* See lp_formats.h. */
-lp_cparse_status
+lp_status
 lp_parse_micros_ms(const char *s, size_t len, int64_t *ms)
 {
 	int64_t		us;
-	lp_parse_status st = lp_parse_uint63(s, len, &us);
+	lp_status	st = lp_parse_uint63(s, len, &us);
 
-	if (st == LP_PARSE_LATENCY_RANGE)
-		return LP_C_LATENCY_RANGE;
-	if (st != LP_PARSE_OK)
-		return LP_C_BAD_LATENCY;
+	if (st == LP_ST_LATENCY_RANGE)
+		return LP_ST_REQTIME_RANGE;
+	if (st != LP_ST_OK)
+		return LP_ST_BAD_MICROS;
 	*ms = us / 1000 + (us % 1000 >= 500 ? 1 : 0);
-	return LP_C_OK;
+	return LP_ST_OK;
 }
 
 /*
@@ -675,7 +649,7 @@ lp_combined_parser(lp_isa isa)
 }
 
 /* See lp_formats.h: the best build. */
-lp_cparse_status
+lp_status
 lp_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
 	return lp_combined_parser(LP_ISA_BEST)(line, len, flags, out);

@@ -3,6 +3,7 @@
 #define LP_FORMATS_H
 
 #include "lp_common.h"
+#include "lp_format.h"
 #include "lp_parse.h"
 #include "lp_ts.h"
 
@@ -15,80 +16,27 @@
  */
 
 /* Flags of a format. */
-#define LP_FMT_KEEP_QUERY	0x01	/* the query string stays in the route */
+#define LP_FMT_KEEP_QUERY	LP_PARSE_KEEP_QUERY	/* the query string stays in the route */
 #define LP_FMT_MICROS		0x02	/* the request time is in microseconds, not seconds */
 
 /*
  * Flags a call adds to its format's (the options of logp95_agg(line,
- * format, options), see lp_options[]): LP_FMT_KEEP_QUERY ("query") and
- * these.
+ * format, options), see lp_options[]): the LP_PARSE_* flags of
+ * lp_format.h that parsers honour (LP_PARSE_KEEP_QUERY for "query",
+ * LP_PARSE_TEMPLATES for "templates") and these, the caller's.
  */
-#define LP_OPT_TEMPLATES	0x04	/* fold ids in the route's path into placeholders */
 #define LP_OPT_SKIP			0x08	/* count malformed lines (overrides logp95.on_malformed) */
 #define LP_OPT_ERROR		0x10	/* raise an error on a malformed line (the same) */
 
-/*
- * Outcome of parsing one line, in any format.  Each failure names one
- * problem, so that the PostgreSQL glue has one whole message per status
- * and never asks which format the line was in.
- */
-typedef enum lp_line_status
-{
-	LP_LINE_OK = 0,				/* route and latency were found */
-	LP_LINE_TOO_FEW_FIELDS,		/* fewer than LP_LINE_FIELDS fields (nwant, nfields) */
-	LP_LINE_BAD_LATENCY,		/* the latency is not a plain integer (bad) */
-	LP_LINE_LATENCY_RANGE,		/* the latency does not fit in bigint (bad) */
-	LP_LINE_NO_TIME,			/* no "[...]" time field after the client address */
-	LP_LINE_NO_REQUEST,			/* no quoted request after the time */
-	LP_LINE_BAD_REQUEST,		/* the request is "-" or has no path (bad) */
-	LP_LINE_UNTERMINATED,		/* a quoted field has no closing quote */
-	LP_LINE_TOO_FEW_TAIL_FIELDS,	/* fewer than LP_C_MIN_TAIL_FIELDS fields
-									 * after the request (nwant, nfields) */
-	LP_LINE_BAD_SECONDS,		/* the request time is not a number of seconds (bad) */
-	LP_LINE_BAD_MICROS,			/* the request time is not an integer of microseconds (bad) */
-	LP_LINE_REQTIME_RANGE,		/* the request time does not fit in bigint ms (bad) */
-	LP_LINE_NOT_HTTP			/* the request is not an HTTP request (bad) */
-} lp_line_status;
-
-/* What a line parser found; every slice points into the line. */
-typedef struct lp_fields
-{
-	const char *route;			/* the route */
-	size_t		route_len;		/* its length */
-	int64_t		latency;		/* latency in milliseconds, >= 0 */
-	const char *bad;			/* the field an error is about (the latency, the
-								 * request), or NULL */
-	size_t		bad_len;		/* its length */
-	int			nwant;			/* LP_LINE_TOO_FEW_*: the fields wanted */
-	int			nfields;		/* LP_LINE_TOO_FEW_*: the fields found */
-} lp_fields;
-
 typedef struct lp_format_def lp_format_def;
-
-/*
- * What one call adds to its format: option flags and a scratch buffer for
- * a route that has to be built (a template, an absolute-form target with
- * no path).  buf holds at least LP_ROUTE_BUF_SIZE(len) bytes for a line of
- * len bytes; it may be NULL when flags has neither LP_OPT_TEMPLATES nor
- * LP_FMT_KEEP_QUERY and the format keeps no query string.  A NULL context
- * means no options.
- */
-typedef struct lp_parse_ctx
-{
-	unsigned	flags;			/* LP_FMT_KEEP_QUERY, LP_OPT_TEMPLATES (others ignored) */
-	char	   *buf;			/* scratch for a built route, or NULL */
-} lp_parse_ctx;
-
-/* Bytes of scratch a route built from a line of len bytes may need. */
-#define LP_ROUTE_BUF_SIZE(len) (2 * (size_t) (len) + 2)
 
 /*
  * Parse one line of format `fmt` with the options of `ctx` (NULL: none).
  * The route points into the line, or into ctx->buf when it was built.
  */
-typedef lp_line_status (*lp_line_parser) (const char *line, size_t len,
-										  const lp_format_def *fmt,
-										  const lp_parse_ctx *ctx, lp_fields *out);
+typedef lp_status (*lp_line_parser) (const char *line, size_t len,
+									 const lp_format_def *fmt,
+									 const lp_parse_ctx *ctx, lp_result *out);
 
 /* Read the timestamp of one line (out->text set whenever a field was found). */
 typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
@@ -131,7 +79,7 @@ extern int	lp_format_is_combined(const lp_format_def *fmt);
 extern const lp_format_def *lp_format_guess(const char *line, size_t len);
 
 /*
- * Route templates (LP_OPT_TEMPLATES): the path of r[0..n) (up to the first
+ * Route templates (LP_PARSE_TEMPLATES): the path of r[0..n) (up to the first
  * '?'; the query string is copied as it is) with each '/'-separated segment
  * that is
  *   1 or more ASCII digits                              -> ":id"
@@ -177,20 +125,6 @@ extern lp_opts_status lp_parse_options(const char *s, size_t len, unsigned *flag
 /* Every option name in table order, comma-separated, for error messages. */
 extern const char *lp_option_names(void);
 
-/* Outcome of parsing one combined-format line. */
-typedef enum lp_cparse_status
-{
-	LP_C_OK = 0,				/* route and latency were found */
-	LP_C_NO_TIME,				/* no "[...]" time field after the client address */
-	LP_C_NO_REQUEST,			/* no quoted request after the time */
-	LP_C_BAD_REQUEST,			/* the request is "-" or has no path */
-	LP_C_UNTERMINATED,			/* a quoted field has no closing quote */
-	LP_C_TOO_FEW_FIELDS,		/* fewer than five fields after the request */
-	LP_C_BAD_LATENCY,			/* the request time is not a plain number */
-	LP_C_LATENCY_RANGE,			/* the request time does not fit in int64 ms */
-	LP_C_NOT_HTTP				/* the request is not METHOD SP TARGET (TLS, junk, the HTTP/2 preface) */
-} lp_cparse_status;
-
 /* Fields after the request: status, size, referer, user agent, request time. */
 #define LP_C_MIN_TAIL_FIELDS 5
 
@@ -228,14 +162,18 @@ typedef struct lp_cline
  * must come after at least four other fields that follow the request.
  * `flags` (LP_FMT_*) say whether the query string stays in the route and
  * whether the request time is in microseconds (else seconds).  Nothing is
- * copied.
+ * copied.  Statuses: LP_ST_OK, LP_ST_NO_TIME, LP_ST_NO_REQUEST,
+ * LP_ST_BAD_REQUEST and LP_ST_NOT_HTTP (out->request is the request),
+ * LP_ST_UNTERMINATED, LP_ST_TOO_FEW_TAIL_FIELDS (out->tail_fields),
+ * LP_ST_BAD_SECONDS or LP_ST_BAD_MICROS and LP_ST_REQTIME_RANGE (out->bad
+ * is the request time).
  */
-extern lp_cparse_status lp_parse_combined(const char *line, size_t len,
-										  unsigned flags, lp_cline *out);
+extern lp_status lp_parse_combined(const char *line, size_t len,
+								   unsigned flags, lp_cline *out);
 
 /* One build of lp_parse_combined (see lp_combined_parser). */
-typedef lp_cparse_status (*lp_combined_fn) (const char *line, size_t len,
-											unsigned flags, lp_cline *out);
+typedef lp_status (*lp_combined_fn) (const char *line, size_t len,
+									 unsigned flags, lp_cline *out);
 
 /* Instruction sets the combined parser is built for. */
 typedef enum lp_isa
@@ -264,12 +202,16 @@ extern lp_ts_status lp_combined_ts(const char *line, size_t len, lp_ts *out);
 
 /*
  * A request time in seconds, "D+" or "D+.D+", to milliseconds rounded to
- * nearest, half up (0.0005 -> 1, 0.0004999 -> 0).
+ * nearest, half up (0.0005 -> 1, 0.0004999 -> 0): LP_ST_OK,
+ * LP_ST_BAD_SECONDS, or LP_ST_REQTIME_RANGE past INT64_MAX ms.
  */
-extern lp_cparse_status lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms);
+extern lp_status lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms);
 
-/* A request time in integer microseconds to milliseconds, rounded half up. */
-extern lp_cparse_status lp_parse_micros_ms(const char *s, size_t len, int64_t *ms);
+/*
+ * A request time in integer microseconds to milliseconds, rounded half up:
+ * LP_ST_OK, LP_ST_BAD_MICROS, or LP_ST_REQTIME_RANGE past INT64_MAX us.
+ */
+extern lp_status lp_parse_micros_ms(const char *s, size_t len, int64_t *ms);
 
 /*
  * The ", "-separated names of a table's entries, built into buf (cap bytes)

@@ -13,7 +13,7 @@
  * No sign, no spaces, no exponent, no hex: only one or more ASCII digits.
  * A non-digit anywhere wins over an overflow.
  */
-static inline lp_parse_status
+static inline lp_status
 lp_parse_digits(const char *s, size_t len, int64_t *out)
 {
 	uint64_t	v = 0;
@@ -21,7 +21,7 @@ lp_parse_digits(const char *s, size_t len, int64_t *out)
 	int			overflow = 0;
 
 	if (len == 0)
-		return LP_PARSE_BAD_LATENCY;
+		return LP_ST_BAD_LATENCY;
 	if (len <= 18)
 	{
 		/* at most 18 digits: below 10^18, no overflow possible */
@@ -30,31 +30,31 @@ lp_parse_digits(const char *s, size_t len, int64_t *out)
 			unsigned	d = (unsigned char) s[i] - '0';
 
 			if (d > 9)
-				return LP_PARSE_BAD_LATENCY;
+				return LP_ST_BAD_LATENCY;
 			v = v * 10 + d;
 		}
 		*out = (int64_t) v;
-		return LP_PARSE_OK;
+		return LP_ST_OK;
 	}
 	for (i = 0; i < len; i++)
 	{
 		unsigned	d = (unsigned char) s[i] - '0';
 
 		if (d > 9)
-			return LP_PARSE_BAD_LATENCY;
+			return LP_ST_BAD_LATENCY;
 		/* v * 10 + d must stay <= INT64_MAX */
 		if (v > (uint64_t) (INT64_MAX - d) / 10)
 			overflow = 1;
 		v = v * 10 + d;
 	}
 	if (overflow)
-		return LP_PARSE_LATENCY_RANGE;
+		return LP_ST_LATENCY_RANGE;
 	*out = (int64_t) v;
-	return LP_PARSE_OK;
+	return LP_ST_OK;
 }
 
 /* See lp_parse.h. */
-lp_parse_status
+lp_status
 lp_parse_uint63(const char *s, size_t len, int64_t *out)
 {
 	return lp_parse_digits(s, len, out);
@@ -207,14 +207,14 @@ lp_fields_short(const char *line, size_t len, const char **route,
  * Find the four fields of any line, one field at a time; also counts the
  * fields of a line with fewer than four, for the error message.
  */
-static lp_parse_status
+static lp_status
 lp_parse_line_generic(const char *line, const char *end, lp_line *out)
 {
 	const char *p = line;
 	const char *start[4];
 	const char *stop[4];
 	int			n = 0;
-	lp_parse_status st;
+	lp_status	st;
 
 	while (n < 4)
 	{
@@ -231,12 +231,12 @@ lp_parse_line_generic(const char *line, const char *end, lp_line *out)
 	out->bad = NULL;
 	out->bad_len = 0;
 	if (n < 4)
-		return LP_PARSE_TOO_FEW_FIELDS;
+		return LP_ST_TOO_FEW_FIELDS;
 
 	out->route = start[2];
 	out->route_len = (size_t) (stop[2] - start[2]);
 	st = lp_parse_digits(start[3], (size_t) (stop[3] - start[3]), &out->latency);
-	if (st != LP_PARSE_OK)
+	if (st != LP_ST_OK)
 	{
 		out->bad = start[3];
 		out->bad_len = (size_t) (stop[3] - start[3]);
@@ -248,7 +248,7 @@ lp_parse_line_generic(const char *line, const char *end, lp_line *out)
  * Find the four fields of a default-format line without copying anything.
  * The route slice and the error slice point into `line`.
  */
-lp_parse_status
+lp_status
 lp_parse_line(const char *line, size_t len, lp_line *out)
 {
 	const char *end = line + len;
@@ -268,9 +268,9 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 #ifdef LP_SWAR_DIGITS
 			(lat_end - lat <= 8 && lat_end - line >= 8 ?
 			 lp_digits8(lat_end, (size_t) (lat_end - lat), &out->latency) :
-			 lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK))
+			 lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_ST_OK))
 #else
-			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK)
+			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_ST_OK)
 #endif
 		{
 			/* the fields the bit arithmetic found lie in order inside the line */
@@ -281,7 +281,7 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 			out->nfields = 4;
 			out->bad = NULL;
 			out->bad_len = 0;
-			return LP_PARSE_OK;
+			return LP_ST_OK;
 		}
 		/* not a plain good line: let the general path say what is wrong */
 	}

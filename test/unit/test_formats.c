@@ -8,7 +8,7 @@
 #define GOOD_HEAD "10.0.0.1 - frank [07/Nov/2026:12:00:05 +0100] \"GET /api/users?id=7 HTTP/1.1\" 200 512 \"-\" \"curl/8\" "
 
 /* Parse a NUL-terminated combined line with `flags`. */
-static lp_cparse_status
+static lp_status
 comb(const char *s, unsigned flags, lp_cline *c)
 {
 	memset(c, 0xAB, sizeof(*c));
@@ -16,8 +16,8 @@ comb(const char *s, unsigned flags, lp_cline *c)
 }
 
 /* Parse a NUL-terminated line with the table's entry `name`. */
-static lp_line_status
-by_name(const char *name, const char *s, lp_fields *f)
+static lp_status
+by_name(const char *name, const char *s, lp_result *f)
 {
 	const lp_format_def *fmt = lp_format_lookup(name, strlen(name));
 
@@ -68,53 +68,53 @@ test_formats_combined(void)
 {
 	lp_cline	c;
 
-	CHECK_EQ_I(comb(GOOD_HEAD "0.214", 0, &c), LP_C_OK, "combined: good line");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", 0, &c), LP_ST_OK, "combined: good line");
 	CHECK(slice_is(c.route, c.route_len, "/api/users"), "combined: the query string is dropped");
 	CHECK_EQ_I(c.latency, 214, "combined: 0.214 s is 214 ms");
 	CHECK(slice_is(c.time, c.time_len, "07/Nov/2026:12:00:05 +0100"), "combined: the time slice");
 	CHECK(slice_is(c.request, c.request_len, "GET /api/users?id=7 HTTP/1.1"), "combined: the request slice");
 	CHECK_EQ_I(c.tail_fields, 5, "combined: five fields after the request");
-	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_KEEP_QUERY, &c), LP_C_OK, "combined_query: good line");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_KEEP_QUERY, &c), LP_ST_OK, "combined_query: good line");
 	CHECK(slice_is(c.route, c.route_len, "/api/users?id=7"), "combined_query: the query string stays");
-	CHECK_EQ_I(comb(GOOD_HEAD "214567", LP_FMT_MICROS, &c), LP_C_OK, "combined_us: good line");
+	CHECK_EQ_I(comb(GOOD_HEAD "214567", LP_FMT_MICROS, &c), LP_ST_OK, "combined_us: good line");
 	CHECK_EQ_I(c.latency, 215, "combined_us: 214567 us is 215 ms");
-	CHECK_EQ_I(comb(GOOD_HEAD "0.5\r", 0, &c), LP_C_OK, "combined: a trailing CR is dropped");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.5\r", 0, &c), LP_ST_OK, "combined: a trailing CR is dropped");
 	CHECK_EQ_I(c.latency, 500, "combined: 0.5 s");
-	CHECK_EQ_I(comb(GOOD_HEAD "0.214 extra", 0, &c), LP_C_BAD_LATENCY,
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214 extra", 0, &c), LP_ST_BAD_SECONDS,
 			   "combined: the last field is the request time");
 	CHECK(slice_is(c.bad, c.bad_len, "extra"), "combined: the last field is the one reported");
 	CHECK_EQ_I(comb("1.2.3.4 - - [t] \"GET /q\\\"x HTTP/1.1\" 200 1 \"a \\\" b\" \"-\" 1", 0, &c),
-			   LP_C_OK, "combined: escaped quotes inside quoted fields");
+			   LP_ST_OK, "combined: escaped quotes inside quoted fields");
 	CHECK(slice_is(c.route, c.route_len, "/q\\\"x"), "combined: the route keeps its escape");
 
 	CHECK_EQ_I(comb("10.0.0.1 - - 07/Nov/2026 \"GET / HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", 0, &c),
-			   LP_C_NO_TIME, "combined: no [time]");
+			   LP_ST_NO_TIME, "combined: no [time]");
 	/* the request is the first quoted field: here the referer "-" */
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] GET / 200 1 \"-\" \"-\" 0.1", 0, &c),
-			   LP_C_BAD_REQUEST, "combined: unquoted request");
+			   LP_ST_BAD_REQUEST, "combined: unquoted request");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] GET / 200 1 - - 0.1", 0, &c),
-			   LP_C_NO_REQUEST, "combined: no quoted field at all");
+			   LP_ST_NO_REQUEST, "combined: no quoted field at all");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"-\" 400 1 \"-\" \"-\" 0.1", 0, &c),
-			   LP_C_BAD_REQUEST, "combined: request \"-\"");
+			   LP_ST_BAD_REQUEST, "combined: request \"-\"");
 	CHECK(slice_is(c.request, c.request_len, "-"), "combined: the bad request is reported");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET ?a=1 HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", 0, &c),
-			   LP_C_BAD_REQUEST, "combined: a query string and no path");
+			   LP_ST_BAD_REQUEST, "combined: a query string and no path");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1", 0, &c),
-			   LP_C_UNTERMINATED, "combined: unterminated request");
+			   LP_ST_UNTERMINATED, "combined: unterminated request");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" \"curl 0.1", 0, &c),
-			   LP_C_UNTERMINATED, "combined: unterminated user agent");
+			   LP_ST_UNTERMINATED, "combined: unterminated user agent");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" \"curl\\\"", 0, &c),
-			   LP_C_UNTERMINATED, "combined: an escaped last quote");
+			   LP_ST_UNTERMINATED, "combined: an escaped last quote");
 	CHECK_EQ_I(comb("10.0.0.1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" 0.1", 0, &c),
-			   LP_C_TOO_FEW_FIELDS, "combined: four fields after the request");
+			   LP_ST_TOO_FEW_TAIL_FIELDS, "combined: four fields after the request");
 	CHECK_EQ_I(c.tail_fields, 4, "combined: the fields found are counted");
-	CHECK_EQ_I(comb(GOOD_HEAD "\"0.1\"", 0, &c), LP_C_BAD_LATENCY, "combined: a quoted request time");
+	CHECK_EQ_I(comb(GOOD_HEAD "\"0.1\"", 0, &c), LP_ST_BAD_SECONDS, "combined: a quoted request time");
 	CHECK(slice_is(c.bad, c.bad_len, "\"0.1\""), "combined: the bad field, quotes included");
-	CHECK_EQ_I(comb(GOOD_HEAD "0.2s", 0, &c), LP_C_BAD_LATENCY, "combined: 0.2s");
-	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_MICROS, &c), LP_C_BAD_LATENCY, "combined_us: 0.214");
-	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775808", LP_FMT_MICROS, &c), LP_C_LATENCY_RANGE,
+	CHECK_EQ_I(comb(GOOD_HEAD "0.2s", 0, &c), LP_ST_BAD_SECONDS, "combined: 0.2s");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_MICROS, &c), LP_ST_BAD_MICROS, "combined_us: 0.214");
+	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775808", LP_FMT_MICROS, &c), LP_ST_REQTIME_RANGE,
 			   "combined_us: past int64");
-	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775.808", 0, &c), LP_C_LATENCY_RANGE,
+	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775.808", 0, &c), LP_ST_REQTIME_RANGE,
 			   "combined: past INT64_MAX ms");
 }
 
@@ -124,27 +124,27 @@ test_formats_request_time(void)
 {
 	int64_t		ms = -1;
 
-	CHECK(lp_parse_seconds_ms("1", 1, &ms) == LP_C_OK && ms == 1000, "seconds: 1");
-	CHECK(lp_parse_seconds_ms("1.5", 3, &ms) == LP_C_OK && ms == 1500, "seconds: 1.5");
-	CHECK(lp_parse_seconds_ms("0.0005", 6, &ms) == LP_C_OK && ms == 1, "seconds: 0.0005 rounds up");
-	CHECK(lp_parse_seconds_ms("0.0004999", 9, &ms) == LP_C_OK && ms == 0, "seconds: 0.0004999 rounds down");
-	CHECK(lp_parse_seconds_ms("0.9995", 6, &ms) == LP_C_OK && ms == 1000, "seconds: 0.9995 carries");
-	CHECK(lp_parse_seconds_ms("9223372036854775.807", 20, &ms) == LP_C_OK && ms == INT64_MAX,
+	CHECK(lp_parse_seconds_ms("1", 1, &ms) == LP_ST_OK && ms == 1000, "seconds: 1");
+	CHECK(lp_parse_seconds_ms("1.5", 3, &ms) == LP_ST_OK && ms == 1500, "seconds: 1.5");
+	CHECK(lp_parse_seconds_ms("0.0005", 6, &ms) == LP_ST_OK && ms == 1, "seconds: 0.0005 rounds up");
+	CHECK(lp_parse_seconds_ms("0.0004999", 9, &ms) == LP_ST_OK && ms == 0, "seconds: 0.0004999 rounds down");
+	CHECK(lp_parse_seconds_ms("0.9995", 6, &ms) == LP_ST_OK && ms == 1000, "seconds: 0.9995 carries");
+	CHECK(lp_parse_seconds_ms("9223372036854775.807", 20, &ms) == LP_ST_OK && ms == INT64_MAX,
 		  "seconds: INT64_MAX ms");
-	CHECK_EQ_I(lp_parse_seconds_ms("9223372036854775.8075", 21, &ms), LP_C_LATENCY_RANGE,
+	CHECK_EQ_I(lp_parse_seconds_ms("9223372036854775.8075", 21, &ms), LP_ST_REQTIME_RANGE,
 			   "seconds: rounding past INT64_MAX");
-	CHECK_EQ_I(lp_parse_seconds_ms("99999999999999999999", 20, &ms), LP_C_LATENCY_RANGE,
+	CHECK_EQ_I(lp_parse_seconds_ms("99999999999999999999", 20, &ms), LP_ST_REQTIME_RANGE,
 			   "seconds: a huge integer part");
-	CHECK_EQ_I(lp_parse_seconds_ms("", 0, &ms), LP_C_BAD_LATENCY, "seconds: empty");
-	CHECK_EQ_I(lp_parse_seconds_ms("1.", 2, &ms), LP_C_BAD_LATENCY, "seconds: 1.");
-	CHECK_EQ_I(lp_parse_seconds_ms(".5", 2, &ms), LP_C_BAD_LATENCY, "seconds: .5");
-	CHECK_EQ_I(lp_parse_seconds_ms("-0.2", 4, &ms), LP_C_BAD_LATENCY, "seconds: negative");
-	CHECK_EQ_I(lp_parse_seconds_ms("1e3", 3, &ms), LP_C_BAD_LATENCY, "seconds: exponent");
-	CHECK(lp_parse_micros_ms("1499", 4, &ms) == LP_C_OK && ms == 1, "micros: 1499 rounds down");
-	CHECK(lp_parse_micros_ms("1500", 4, &ms) == LP_C_OK && ms == 2, "micros: 1500 rounds up");
-	CHECK(lp_parse_micros_ms("0", 1, &ms) == LP_C_OK && ms == 0, "micros: 0");
-	CHECK_EQ_I(lp_parse_micros_ms("1.5", 3, &ms), LP_C_BAD_LATENCY, "micros: a fraction");
-	CHECK_EQ_I(lp_parse_micros_ms("9223372036854775808", 19, &ms), LP_C_LATENCY_RANGE,
+	CHECK_EQ_I(lp_parse_seconds_ms("", 0, &ms), LP_ST_BAD_SECONDS, "seconds: empty");
+	CHECK_EQ_I(lp_parse_seconds_ms("1.", 2, &ms), LP_ST_BAD_SECONDS, "seconds: 1.");
+	CHECK_EQ_I(lp_parse_seconds_ms(".5", 2, &ms), LP_ST_BAD_SECONDS, "seconds: .5");
+	CHECK_EQ_I(lp_parse_seconds_ms("-0.2", 4, &ms), LP_ST_BAD_SECONDS, "seconds: negative");
+	CHECK_EQ_I(lp_parse_seconds_ms("1e3", 3, &ms), LP_ST_BAD_SECONDS, "seconds: exponent");
+	CHECK(lp_parse_micros_ms("1499", 4, &ms) == LP_ST_OK && ms == 1, "micros: 1499 rounds down");
+	CHECK(lp_parse_micros_ms("1500", 4, &ms) == LP_ST_OK && ms == 2, "micros: 1500 rounds up");
+	CHECK(lp_parse_micros_ms("0", 1, &ms) == LP_ST_OK && ms == 0, "micros: 0");
+	CHECK_EQ_I(lp_parse_micros_ms("1.5", 3, &ms), LP_ST_BAD_MICROS, "micros: a fraction");
+	CHECK_EQ_I(lp_parse_micros_ms("9223372036854775808", 19, &ms), LP_ST_REQTIME_RANGE,
 			   "micros: past int64");
 }
 
@@ -152,43 +152,43 @@ test_formats_request_time(void)
 void
 test_formats_parsers(void)
 {
-	lp_fields	f;
+	lp_result	f;
 	lp_line		pl;
 	lp_ts		t;
 	static const char dline[] = "2026-11-07T12:00:05Z GET /a 12";
 
-	CHECK_EQ_I(by_name("default", dline, &f), LP_LINE_OK, "default entry: good line");
-	CHECK_EQ_I(lp_parse_line(dline, strlen(dline), &pl), LP_PARSE_OK, "default entry: lp_parse_line agrees");
+	CHECK_EQ_I(by_name("default", dline, &f), LP_ST_OK, "default entry: good line");
+	CHECK_EQ_I(lp_parse_line(dline, strlen(dline), &pl), LP_ST_OK, "default entry: lp_parse_line agrees");
 	CHECK(f.route_len == pl.route_len && memcmp(f.route, pl.route, f.route_len) == 0 &&
 		  f.latency == pl.latency, "default entry: the same route and latency");
-	CHECK_EQ_I(by_name("default", "a b c", &f), LP_LINE_TOO_FEW_FIELDS, "default entry: three fields");
+	CHECK_EQ_I(by_name("default", "a b c", &f), LP_ST_TOO_FEW_FIELDS, "default entry: three fields");
 	CHECK(f.nwant == 4 && f.nfields == 3 && f.bad == NULL, "default entry: fields wanted and found, nothing quoted");
-	CHECK_EQ_I(by_name("default", "a b /c 12ms", &f), LP_LINE_BAD_LATENCY, "default entry: 12ms");
+	CHECK_EQ_I(by_name("default", "a b /c 12ms", &f), LP_ST_BAD_LATENCY, "default entry: 12ms");
 	CHECK(slice_is(f.bad, f.bad_len, "12ms"), "default entry: the bad field");
-	CHECK_EQ_I(by_name("default", "a b /c 9223372036854775808", &f), LP_LINE_LATENCY_RANGE,
+	CHECK_EQ_I(by_name("default", "a b /c 9223372036854775808", &f), LP_ST_LATENCY_RANGE,
 			   "default entry: past int64");
 
-	CHECK_EQ_I(by_name("combined", GOOD_HEAD "0.214", &f), LP_LINE_OK, "combined entry: good line");
+	CHECK_EQ_I(by_name("combined", GOOD_HEAD "0.214", &f), LP_ST_OK, "combined entry: good line");
 	CHECK(slice_is(f.route, f.route_len, "/api/users") && f.latency == 214, "combined entry: route, latency");
-	CHECK_EQ_I(by_name("combined_query", GOOD_HEAD "0.214", &f), LP_LINE_OK, "combined_query entry");
+	CHECK_EQ_I(by_name("combined_query", GOOD_HEAD "0.214", &f), LP_ST_OK, "combined_query entry");
 	CHECK(slice_is(f.route, f.route_len, "/api/users?id=7"), "combined_query entry: the query stays");
-	CHECK_EQ_I(by_name("combined_us_query", GOOD_HEAD "1500", &f), LP_LINE_OK, "combined_us_query entry");
+	CHECK_EQ_I(by_name("combined_us_query", GOOD_HEAD "1500", &f), LP_ST_OK, "combined_us_query entry");
 	CHECK(slice_is(f.route, f.route_len, "/api/users?id=7") && f.latency == 2,
 		  "combined_us_query entry: query kept, microseconds");
-	CHECK_EQ_I(by_name("combined", GOOD_HEAD "0.2s", &f), LP_LINE_BAD_SECONDS, "combined entry: 0.2s");
-	CHECK_EQ_I(by_name("combined_us", GOOD_HEAD "0.2", &f), LP_LINE_BAD_MICROS, "combined_us entry: 0.2");
-	CHECK_EQ_I(by_name("combined", GOOD_HEAD "9223372036854775.808", &f), LP_LINE_REQTIME_RANGE,
+	CHECK_EQ_I(by_name("combined", GOOD_HEAD "0.2s", &f), LP_ST_BAD_SECONDS, "combined entry: 0.2s");
+	CHECK_EQ_I(by_name("combined_us", GOOD_HEAD "0.2", &f), LP_ST_BAD_MICROS, "combined_us entry: 0.2");
+	CHECK_EQ_I(by_name("combined", GOOD_HEAD "9223372036854775.808", &f), LP_ST_REQTIME_RANGE,
 			   "combined entry: range");
 	CHECK_EQ_I(by_name("combined", "1 - - [t] \"GET / HTTP/1.1\" 200 1 \"-\" 0.1", &f),
-			   LP_LINE_TOO_FEW_TAIL_FIELDS, "combined entry: four fields after the request");
+			   LP_ST_TOO_FEW_TAIL_FIELDS, "combined entry: four fields after the request");
 	CHECK(f.nwant == 5 && f.nfields == 4 && f.bad == NULL, "combined entry: fields wanted and found, nothing quoted");
 	CHECK_EQ_I(by_name("combined", "1 - - \"GET / HTTP/1.1\" 200 1 \"-\" \"-\" 0.1", &f),
-			   LP_LINE_NO_TIME, "combined entry: no time");
-	CHECK_EQ_I(by_name("combined", "1 - - [t] GET", &f), LP_LINE_NO_REQUEST, "combined entry: no request");
-	CHECK_EQ_I(by_name("combined", "1 - - [t] \"-\" 1 2 3 4 5", &f), LP_LINE_BAD_REQUEST,
+			   LP_ST_NO_TIME, "combined entry: no time");
+	CHECK_EQ_I(by_name("combined", "1 - - [t] GET", &f), LP_ST_NO_REQUEST, "combined entry: no request");
+	CHECK_EQ_I(by_name("combined", "1 - - [t] \"-\" 1 2 3 4 5", &f), LP_ST_BAD_REQUEST,
 			   "combined entry: request -");
 	CHECK(slice_is(f.bad, f.bad_len, "-"), "combined entry: the request is the field reported");
-	CHECK_EQ_I(by_name("combined", "1 - - [t] \"GET /", &f), LP_LINE_UNTERMINATED,
+	CHECK_EQ_I(by_name("combined", "1 - - [t] \"GET /", &f), LP_ST_UNTERMINATED,
 			   "combined entry: unterminated");
 
 	CHECK_EQ_I(LP_FORMAT_DEFAULT->read_ts(dline, strlen(dline), &t), LP_TS_OK, "default entry: ISO time");
@@ -207,8 +207,8 @@ test_formats_parsers(void)
 #define NGX(user, req) "127.0.0.1 - " user " [30/Nov/2026:23:52:47 +0545] \"" req "\" 200 24 \"-\" \"curl/7.88.1\" 0.012"
 
 /* Parse with the table's entry `name` and options `flags` (a scratch buffer given). */
-static lp_line_status
-by_name_opts(const char *name, const char *s, unsigned flags, lp_fields *f)
+static lp_status
+by_name_opts(const char *name, const char *s, unsigned flags, lp_result *f)
 {
 	static char buf[4096];
 	const lp_format_def *fmt = lp_format_lookup(name, strlen(name));
@@ -239,7 +239,7 @@ test_formats_hostile(void)
 	for (i = 0; i < sizeof(users) / sizeof(users[0]); i++)
 	{
 		snprintf(line, sizeof(line), "127.0.0.1 - %s [30/Nov/2026:23:52:47 +0545] \"GET /api/users HTTP/1.1\" 200 24 \"-\" \"curl/7.88.1\" 0.012", users[i]);
-		CHECK_EQ_I(comb(line, 0, &c), LP_C_OK, "hostile user: the line parses");
+		CHECK_EQ_I(comb(line, 0, &c), LP_ST_OK, "hostile user: the line parses");
 		CHECK(slice_is(c.route, c.route_len, "/api/users") && c.latency == 12, "hostile user: route and latency");
 		CHECK(slice_is(c.time, c.time_len, "30/Nov/2026:23:52:47 +0545"), "hostile user: the real time");
 		CHECK_EQ_I(lp_combined_ts(line, strlen(line), &t), LP_TS_OK, "hostile user: the time reads");
@@ -247,49 +247,49 @@ test_formats_hostile(void)
 	}
 	for (i = 0; i < sizeof(not_http) / sizeof(not_http[0]); i++)
 	{
-		lp_fields	f;
+		lp_result	f;
 
 		snprintf(line, sizeof(line), NGX("-", "%s"), not_http[i]);
-		CHECK_EQ_I(comb(line, 0, &c), LP_C_NOT_HTTP, "not HTTP: malformed");
-		CHECK_EQ_I(by_name("combined", line, &f), LP_LINE_NOT_HTTP, "not HTTP: the entry's status");
+		CHECK_EQ_I(comb(line, 0, &c), LP_ST_NOT_HTTP, "not HTTP: malformed");
+		CHECK_EQ_I(by_name("combined", line, &f), LP_ST_NOT_HTTP, "not HTTP: the entry's status");
 		CHECK(f.bad == c.request && f.bad_len == c.request_len, "not HTTP: the request is reported");
 		CHECK_EQ_I(lp_combined_ts(line, strlen(line), &t), LP_TS_OK, "not HTTP: the line still has its time");
 	}
-	CHECK_EQ_I(comb(NGX("-", "PRI * HTTP/1.1"), 0, &c), LP_C_OK, "PRI * HTTP/1.1 is a request");
-	CHECK_EQ_I(comb(NGX("-", "OPTIONS * HTTP/1.1"), 0, &c), LP_C_OK, "OPTIONS *");
+	CHECK_EQ_I(comb(NGX("-", "PRI * HTTP/1.1"), 0, &c), LP_ST_OK, "PRI * HTTP/1.1 is a request");
+	CHECK_EQ_I(comb(NGX("-", "OPTIONS * HTTP/1.1"), 0, &c), LP_ST_OK, "OPTIONS *");
 	CHECK(slice_is(c.route, c.route_len, "*"), "OPTIONS *: route *");
-	CHECK_EQ_I(comb(NGX("-", "CONNECT example.com:443 HTTP/1.1"), 0, &c), LP_C_OK, "CONNECT");
+	CHECK_EQ_I(comb(NGX("-", "CONNECT example.com:443 HTTP/1.1"), 0, &c), LP_ST_OK, "CONNECT");
 	CHECK(slice_is(c.route, c.route_len, "example.com:443"), "CONNECT: route host:port");
-	CHECK_EQ_I(comb(NGX("-", "PROPFIND /dav/x HTTP/1.1"), 0, &c), LP_C_OK, "PROPFIND: any token");
-	CHECK_EQ_I(comb(NGX("-", "GET /x"), 0, &c), LP_C_OK, "HTTP/0.9 style: no version");
+	CHECK_EQ_I(comb(NGX("-", "PROPFIND /dav/x HTTP/1.1"), 0, &c), LP_ST_OK, "PROPFIND: any token");
+	CHECK_EQ_I(comb(NGX("-", "GET /x"), 0, &c), LP_ST_OK, "HTTP/0.9 style: no version");
 	CHECK(slice_is(c.route, c.route_len, "/x"), "HTTP/0.9 style: route");
 
 	/* absolute form */
-	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), 0, &c), LP_C_OK, "absolute form");
+	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), 0, &c), LP_ST_OK, "absolute form");
 	CHECK(slice_is(c.route, c.route_len, "/abs/path") && !c.route_slash, "absolute form: the path");
 	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), LP_FMT_KEEP_QUERY, &c),
-			   LP_C_OK, "absolute form, query kept");
+			   LP_ST_OK, "absolute form, query kept");
 	CHECK(slice_is(c.route, c.route_len, "/abs/path?from=proxy"), "absolute form: path and query");
-	CHECK_EQ_I(comb(NGX("-", "GET HTTPS://h:8080 HTTP/1.1"), 0, &c), LP_C_OK, "absolute form, no path");
+	CHECK_EQ_I(comb(NGX("-", "GET HTTPS://h:8080 HTTP/1.1"), 0, &c), LP_ST_OK, "absolute form, no path");
 	CHECK(slice_is(c.route, c.route_len, "/"), "absolute form, no path: /");
-	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), 0, &c), LP_C_OK, "absolute form, query only");
+	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), 0, &c), LP_ST_OK, "absolute form, query only");
 	CHECK(slice_is(c.route, c.route_len, "/"), "absolute form, query only: /");
-	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), LP_FMT_KEEP_QUERY, &c), LP_C_OK,
+	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), LP_FMT_KEEP_QUERY, &c), LP_ST_OK,
 			   "absolute form, query only, kept");
 	CHECK(slice_is(c.route, c.route_len, "?x=1") && c.route_slash, "absolute form, query only: a slash in front");
 	{
-		lp_fields	f;
+		lp_result	f;
 
-		CHECK_EQ_I(by_name_opts("combined_query", NGX("-", "GET http://h?x=1 HTTP/1.1"), 0, &f), LP_LINE_OK,
+		CHECK_EQ_I(by_name_opts("combined_query", NGX("-", "GET http://h?x=1 HTTP/1.1"), 0, &f), LP_ST_OK,
 				   "absolute form, query only: the entry");
 		CHECK(slice_is(f.route, f.route_len, "/?x=1"), "absolute form, query only: route /?x=1");
 	}
-	CHECK_EQ_I(comb(NGX("-", "GET 1http://h/x HTTP/1.1"), 0, &c), LP_C_OK, "not a scheme: 1http");
+	CHECK_EQ_I(comb(NGX("-", "GET 1http://h/x HTTP/1.1"), 0, &c), LP_ST_OK, "not a scheme: 1http");
 	CHECK(slice_is(c.route, c.route_len, "1http://h/x"), "not a scheme: the target as it is");
 
 	/* escapes before the request; a '"' inside a field does not open it */
 	CHECK_EQ_I(comb("1.2.3.4 - a\"b [30/Nov/2026:23:52:47 +0545] \"GET /r HTTP/1.1\" 200 1 \"-\" \"-\" 0.001", 0, &c),
-			   LP_C_OK, "a raw quote inside the user name");
+			   LP_ST_OK, "a raw quote inside the user name");
 	CHECK(slice_is(c.route, c.route_len, "/r"), "a raw quote inside the user name: route");
 }
 
@@ -319,7 +319,7 @@ test_formats_templates(void)
 	};
 	char		buf[256];
 	size_t		i;
-	lp_fields	f;
+	lp_result	f;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
@@ -334,19 +334,19 @@ test_formats_templates(void)
 		  "templates off: only the slash");
 	CHECK(lp_route_template("/1/1/1/1", 8, 1, 1, buf) <= LP_ROUTE_BUF_SIZE(8), "templates: within the bound");
 
-	CHECK_EQ_I(by_name_opts("combined", NGX("-", "GET /users/42/avatar?s=1 HTTP/1.1"), LP_OPT_TEMPLATES, &f),
-			   LP_LINE_OK, "templates: combined entry");
+	CHECK_EQ_I(by_name_opts("combined", NGX("-", "GET /users/42/avatar?s=1 HTTP/1.1"), LP_PARSE_TEMPLATES, &f),
+			   LP_ST_OK, "templates: combined entry");
 	CHECK(slice_is(f.route, f.route_len, "/users/:id/avatar"), "templates: combined, query dropped");
 	CHECK_EQ_I(by_name_opts("combined", NGX("-", "GET /users/42/avatar?s=1 HTTP/1.1"),
-							LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY, &f), LP_LINE_OK, "templates + query");
+							LP_PARSE_TEMPLATES | LP_FMT_KEEP_QUERY, &f), LP_ST_OK, "templates + query");
 	CHECK(slice_is(f.route, f.route_len, "/users/:id/avatar?s=1"), "templates + query: the query stays as it is");
 	{
 		static const char l[] = NGX("-", "GET /users/me HTTP/1.1");
 
-		CHECK_EQ_I(by_name_opts("combined", l, LP_OPT_TEMPLATES, &f), LP_LINE_OK, "templates: nothing to fold");
+		CHECK_EQ_I(by_name_opts("combined", l, LP_PARSE_TEMPLATES, &f), LP_ST_OK, "templates: nothing to fold");
 		CHECK(f.route > l && f.route < l + sizeof(l), "templates: nothing to fold, zero copy");
 	}
-	CHECK_EQ_I(by_name_opts("default", "2026-11-07T12:00:05 GET /o/7 12", LP_OPT_TEMPLATES, &f), LP_LINE_OK,
+	CHECK_EQ_I(by_name_opts("default", "2026-11-07T12:00:05 GET /o/7 12", LP_PARSE_TEMPLATES, &f), LP_ST_OK,
 			   "templates: default entry");
 	CHECK(slice_is(f.route, f.route_len, "/o/:id") && f.latency == 12, "templates: default entry route");
 }
@@ -366,7 +366,7 @@ test_formats_options(void)
 	CHECK(lp_parse_options("skip", 4, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_SKIP, "options: skip");
 	CHECK(lp_parse_options("error", 5, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_ERROR, "options: error");
 	CHECK(lp_parse_options(" skip , templates,query ", 24, &fl, &w, &wn) == LP_OPTS_OK &&
-		  fl == (LP_OPT_SKIP | LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY), "options: a list with blanks");
+		  fl == (LP_OPT_SKIP | LP_PARSE_TEMPLATES | LP_FMT_KEEP_QUERY), "options: a list with blanks");
 	CHECK(lp_parse_options("skip,skip", 9, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_SKIP, "options: repeated");
 	CHECK(lp_parse_options("skip,error", 10, &fl, &w, &wn) == LP_OPTS_CONFLICT && slice_is(w, wn, "error"),
 		  "options: skip and error conflict");
@@ -408,7 +408,7 @@ comb_same(lp_combined_fn parse, const char *s, size_t len, unsigned flags, test_
 {
 	lp_cline	a,
 				b;
-	lp_cparse_status sa,
+	lp_status	sa,
 				sb;
 	lp_ts		ta,
 				tb;
@@ -427,7 +427,7 @@ comb_same(lp_combined_fn parse, const char *s, size_t len, unsigned flags, test_
 	else
 		diff_text(d, "route", a.route, a.route_len, b.route, b.route_len);
 	diff_i(d, "route_slash", a.route_slash, b.route_slash);
-	if (sa == LP_C_OK)
+	if (sa == LP_ST_OK)
 		diff_i(d, "latency", a.latency, b.latency);
 	diff_slice(d, "bad", s, a.bad, a.bad_len, b.bad, b.bad_len);
 	diff_i(d, "tail_fields", a.tail_fields, b.tail_fields);
@@ -589,7 +589,7 @@ test_formats_seconds_vs_ref(void)
 					k;
 		int64_t		a = -1,
 					b = -1;
-		lp_cparse_status sa,
+		lp_status	sa,
 					sb;
 
 		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -607,7 +607,7 @@ test_formats_seconds_vs_ref(void)
 		sa = lp_parse_seconds_ms(s, n, &a);
 		sb = ref_c_seconds_ms(s, n, &b);
 		diff_init(&d);
-		if (diff_i(&d, "status", sa, sb) && sa == LP_C_OK)
+		if (diff_i(&d, "status", sa, sb) && sa == LP_ST_OK)
 			diff_i(&d, "milliseconds", a, b);
 		if (d.field && bad++ < 5)
 			CHECK(0, "lp_parse_seconds_ms: %s (input %s)", diff_say(&d), diff_q(s, n));

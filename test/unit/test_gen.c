@@ -37,7 +37,7 @@ test_gen(void)
 			other_seed_same++;
 		if (n1 == 0 || n1 >= LP_GEN_MAXLINE || strlen(a) != n1)
 			bad_len++;
-		if (lp_parse_line(a, n1, &l) != LP_PARSE_OK || l.route[0] != '/' || l.latency < 3)
+		if (lp_parse_line(a, n1, &l) != LP_ST_OK || l.route[0] != '/' || l.latency < 3)
 			bad_parse++;
 		else
 			lp_state_add(st, l.route, l.route_len, l.latency);
@@ -164,8 +164,8 @@ test_gen_formats(void)
 			if (nc > maxlen)
 				maxlen = nc;
 			total += nc;
-			if (lp_parse_line(a, nd, &l) != LP_PARSE_OK ||
-				lp_parse_combined(b, nc, f->flags, &cl) != LP_C_OK)
+			if (lp_parse_line(a, nd, &l) != LP_ST_OK ||
+				lp_parse_combined(b, nc, f->flags, &cl) != LP_ST_OK)
 			{
 				if (bad_parse++ < 3)
 					CHECK(0, "%s line %lld: a line does not parse: default %s, %s %s", names[k],

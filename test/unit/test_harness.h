@@ -68,7 +68,7 @@ typedef struct bytes
 extern void heap_init(test_heap *h, lp_allocator *a);
 
 /* Parse a NUL-terminated line. */
-extern lp_parse_status parse(const char *s, lp_line *out);
+extern lp_status parse(const char *s, lp_line *out);
 
 /* Does a route slice equal a C string? */
 extern int	slice_is(const char *p, size_t n, const char *want);
