@@ -15,12 +15,15 @@ OBJS = \
 	src/logp95_ts.o \
 	src/lp_arith.o \
 	src/lp_codec.o \
+	src/lp_combined.o \
 	src/lp_compare.o \
 	src/lp_common.o \
+	src/lp_default.o \
 	src/lp_format.o \
 	src/lp_formats.o \
 	src/lp_gen.o \
 	src/lp_hist.o \
+	src/lp_options.o \
 	src/lp_parse.o \
 	src/lp_partial.o \
 	src/lp_rank.o \
@@ -28,7 +31,9 @@ OBJS = \
 	src/lp_state.o \
 	src/lp_stats.o \
 	src/lp_tag.o \
-	src/lp_ts.o
+	src/lp_templates.o \
+	src/lp_ts.o \
+	src/lp_units.o
 
 EXTENSION = logp95
 # The version CREATE EXTENSION installs, read from the control file; the C

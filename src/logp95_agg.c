@@ -8,10 +8,13 @@
 #include "logp95.h"
 #include "logp95_expanded.h"
 #include "lp_codec.h"
+#include "lp_combined.h"
 #include "lp_formats.h"
+#include "lp_options.h"
 #include "lp_parse.h"
 #include "lp_partial.h"
 #include "lp_state.h"
+#include "lp_templates.h"
 
 /* Bytes of an empty state: version 1, no malformed lines, no routes. */
 static const uint8 empty_state[3] = {LP_CODEC_VERSION, 0, 0};

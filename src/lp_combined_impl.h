@@ -1,8 +1,8 @@
 /*
  * src/lp_combined_impl.h -- the combined-format parser, instantiated once per
- * instruction set (plain C, included by lp_formats.c only)
+ * instruction set (plain C, included by lp_combined.c only)
  *
- * lp_formats.c includes this file twice: with LP_CI_AVX2 0 for the base
+ * lp_combined.c includes this file twice: with LP_CI_AVX2 0 for the base
  * build (SSE2 on x86-64, SWAR or bytes elsewhere) and, on x86-64 with GCC or
  * clang, with LP_CI_AVX2 1 and LP_CI_ATTR = target("avx2"), whose scans step
  * 32 bytes at a time.  lp_combined_parser() picks one at run time from what
@@ -24,7 +24,7 @@
  * may be used.
  */
 #if !defined(LP_CI) || !defined(LP_CI_ATTR) || !defined(LP_CI_AVX2)
-#error "lp_combined_impl.h is included by lp_formats.c with LP_CI, LP_CI_ATTR and LP_CI_AVX2 defined"
+#error "lp_combined_impl.h is included by lp_combined.c with LP_CI, LP_CI_ATTR and LP_CI_AVX2 defined"
 #endif
 
 /*
@@ -290,7 +290,7 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 #ifdef __SSE2__
 /*
  * The masks of the whole-block paths for the 64 bytes at s, a bit a byte:
- * m[k] for each class k (LP_WM_*, lp_formats.c) below n, a constant at each
+ * m[k] for each class k (LP_WM_*, lp_combined.c) below n, a constant at each
  * call site (LP_WM_TAIL for the tail's three, LP_WM_CLASSES for the front).
  */
 static LP_ALWAYS_INLINE LP_CI_ATTR void
@@ -547,7 +547,7 @@ LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char *
 }
 #endif
 
-/* See lp_formats.h: lp_parse_combined. */
+/* See lp_combined.h: lp_parse_combined. */
 static LP_CI_ATTR lp_status
 LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline *out)
 {

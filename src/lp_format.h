@@ -3,6 +3,7 @@
 #define LP_FORMAT_H
 
 #include "lp_common.h"
+#include "lp_ts.h"
 
 /*
  * The contract between the parsers of every log format (the default and
@@ -124,8 +125,8 @@ typedef struct lp_result
 } lp_result;
 
 /*
- * Per-call options every parser honours (the rest of LP_OPT_* in
- * lp_formats.h is the caller's business).
+ * Per-call options every parser honours (LP_OPT_* in lp_options.h, the
+ * malformed policy, are the caller's business).
  */
 #define LP_PARSE_KEEP_QUERY	0x01	/* the query string stays in the route */
 #define LP_PARSE_TEMPLATES	0x04	/* fold ids in the route's path into :id, :uuid, :hex */
@@ -138,6 +139,38 @@ typedef struct lp_parse_ctx
 	unsigned	flags;			/* LP_PARSE_* */
 	char	   *buf;			/* scratch for a built route: LP_ROUTE_BUF_SIZE(len) bytes, or NULL */
 } lp_parse_ctx;
+
+/* ---------- a format: the entry that names its parsers ---------- */
+
+typedef struct lp_format_def lp_format_def;
+
+/*
+ * Parse one line of format `fmt` with the options of `ctx` (NULL: none).
+ * The route points into the line, or into ctx->buf when it was built.
+ */
+typedef lp_status (*lp_line_parser) (const char *line, size_t len,
+									 const lp_format_def *fmt,
+									 const lp_parse_ctx *ctx, lp_result *out);
+
+/* Read the timestamp of one line (out->text set whenever a field was found). */
+typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
+
+/* Flags of a format. */
+#define LP_FMT_KEEP_QUERY	LP_PARSE_KEEP_QUERY	/* the query string stays in the route */
+#define LP_FMT_MICROS		0x02	/* the request time is in microseconds, not seconds */
+
+/*
+ * One log format: an entry of lp_formats[] (lp_formats.h, above the
+ * parsers it names); its type sits here, below them, so that a parser
+ * reads its entry without including the table.
+ */
+struct lp_format_def
+{
+	const char *name;			/* the name SQL callers give, e.g. "combined" */
+	lp_line_parser parse;		/* its line parser */
+	lp_ts_reader read_ts;		/* its timestamp reader */
+	unsigned	flags;			/* LP_FMT_* */
+};
 
 /* Scratch a route built from a line of len bytes may need. */
 #define LP_ROUTE_BUF_SIZE(len) (2 * (size_t) (len) + 2)

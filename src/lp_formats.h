@@ -1,54 +1,18 @@
-/* src/lp_formats.h -- the table of access-log formats and the combined-format parser (plain C) */
+/* src/lp_formats.h -- the table of access-log formats (plain C) */
 #ifndef LP_FORMATS_H
 #define LP_FORMATS_H
 
-#include "lp_common.h"
 #include "lp_format.h"
-#include "lp_parse.h"
-#include "lp_ts.h"
 
 /*
  * One table, lp_formats[], names every log format logp95 reads and gives
  * its line parser, its timestamp reader and its flags, the way PostgreSQL's
  * encode.c keeps enclist[]: the aggregate, logp95_line_ts, the error hints
  * and the list of names in the unknown-format message all come from it.
- * Adding a format is one entry and its parser.
+ * Adding a format is one entry and its parser.  The table sits above the
+ * parsers it names (lp_default.h, lp_combined.h); the entry's type, which
+ * the parsers read, sits below them in lp_format.h.
  */
-
-/* Flags of a format. */
-#define LP_FMT_KEEP_QUERY	LP_PARSE_KEEP_QUERY	/* the query string stays in the route */
-#define LP_FMT_MICROS		0x02	/* the request time is in microseconds, not seconds */
-
-/*
- * Flags a call adds to its format's (the options of logp95_agg(line,
- * format, options), see lp_options[]): the LP_PARSE_* flags of
- * lp_format.h that parsers honour (LP_PARSE_KEEP_QUERY for "query",
- * LP_PARSE_TEMPLATES for "templates") and these, the caller's.
- */
-#define LP_OPT_SKIP			0x08	/* count malformed lines (overrides logp95.on_malformed) */
-#define LP_OPT_ERROR		0x10	/* raise an error on a malformed line (the same) */
-
-typedef struct lp_format_def lp_format_def;
-
-/*
- * Parse one line of format `fmt` with the options of `ctx` (NULL: none).
- * The route points into the line, or into ctx->buf when it was built.
- */
-typedef lp_status (*lp_line_parser) (const char *line, size_t len,
-									 const lp_format_def *fmt,
-									 const lp_parse_ctx *ctx, lp_result *out);
-
-/* Read the timestamp of one line (out->text set whenever a field was found). */
-typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
-
-/* One log format: an entry of lp_formats[]. */
-struct lp_format_def
-{
-	const char *name;			/* the name SQL callers give, e.g. "combined" */
-	lp_line_parser parse;		/* its line parser */
-	lp_ts_reader read_ts;		/* its timestamp reader */
-	unsigned	flags;			/* LP_FMT_* */
-};
 
 /* Every format, "default" first, ended by an entry with a NULL name. */
 extern const lp_format_def lp_formats[];
@@ -77,151 +41,5 @@ extern int	lp_format_is_combined(const lp_format_def *fmt);
  * suggests the microseconds format.)
  */
 extern const lp_format_def *lp_format_guess(const char *line, size_t len);
-
-/*
- * Route templates (LP_PARSE_TEMPLATES): the path of r[0..n) (up to the first
- * '?'; the query string is copied as it is) with each '/'-separated segment
- * that is
- *   1 or more ASCII digits                              -> ":id"
- *   a UUID, 8-4-4-4-12 hex digits (either case)         -> ":uuid"
- *   16 or more hex digits (either case), one a digit    -> ":hex"
- * replaced.  slash: a '/' goes in front of r.  When something changes (or
- * slash), the route is written to buf (LP_ROUTE_BUF_SIZE(n) bytes) and its
- * length returned; otherwise 0 and buf is untouched.  templates = 0 only
- * adds the slash.
- */
-extern size_t lp_route_template(const char *r, size_t n, int slash, int templates, char *buf);
-
-/* ---------- per-call options ---------- */
-
-/* One option word of logp95_agg(..., options). */
-typedef struct lp_option_def
-{
-	const char *name;			/* the word, e.g. "skip" */
-	unsigned	flag;			/* LP_OPT_* or LP_FMT_KEEP_QUERY */
-	unsigned	conflicts;		/* flags it cannot be given with */
-	int			lines_only;		/* 1: only for lines (not (route, latency) rows) */
-} lp_option_def;
-
-/* Every option, ended by an entry with a NULL name. */
-extern const lp_option_def lp_options[];
-
-/* Outcome of reading an options string. */
-typedef enum lp_opts_status
-{
-	LP_OPTS_OK = 0,
-	LP_OPTS_UNKNOWN,			/* *word is not an option */
-	LP_OPTS_CONFLICT			/* *word conflicts with an earlier word */
-} lp_opts_status;
-
-/*
- * Read an options string: words separated by commas, blanks around them
- * ignored, "" for none; the flags of every word or-ed into *flags.  On an
- * error *word and *word_len name the word at fault.
- */
-extern lp_opts_status lp_parse_options(const char *s, size_t len, unsigned *flags,
-									   const char **word, size_t *word_len);
-
-/* Every option name in table order, comma-separated, for error messages. */
-extern const char *lp_option_names(void);
-
-/* Fields after the request: status, size, referer, user agent, request time. */
-#define LP_C_MIN_TAIL_FIELDS 5
-
-/* What the combined parser found; every slice points into the line. */
-typedef struct lp_cline
-{
-	const char *route;			/* the request path (query string kept or not) */
-	size_t		route_len;		/* its length */
-	int64_t		latency;		/* request time in milliseconds, rounded */
-	const char *time;			/* the text between '[' and ']' */
-	size_t		time_len;		/* its length */
-	const char *request;		/* the text between the request's quotes */
-	size_t		request_len;	/* its length */
-	const char *bad;			/* on a latency error: the offending field */
-	size_t		bad_len;		/* its length */
-	int			tail_fields;	/* fields found after the request */
-	int			route_slash;	/* 1: the route is "/" followed by route[0..route_len)
-								 * (an absolute-form target with a query string
-								 * kept and no path) */
-} lp_cline;
-
-/*
- * Parse a combined-format line:
- *   host ident user [time] "request" status size "referer" "agent" ... reqtime
- * The request is the first field opened by a '"' (a '"' at the start of the
- * line or after a blank; the user name, client-controlled, is logged by
- * nginx with '"' escaped); the time is the last '[' before it up to the
- * first ']' after that '['.  So a user name with brackets, blanks or a fake
- * time changes nothing.  Quoted fields end at the first '"' not escaped by
- * a backslash (a backslash escapes the next byte).  The request must be
- * METHOD SP TARGET [...], METHOD one or more RFC 9110 tchars, TARGET a run
- * of non-blank bytes; "PRI * HTTP/2.0" (the HTTP/2 preface) is not HTTP/1
- * traffic.  An absolute-form target (scheme://authority/path) counts under
- * its path ("/" when it has none).  The request time is the last field and
- * must come after at least four other fields that follow the request.
- * `flags` (LP_FMT_*) say whether the query string stays in the route and
- * whether the request time is in microseconds (else seconds).  Nothing is
- * copied.  Statuses: LP_ST_OK, LP_ST_NO_TIME, LP_ST_NO_REQUEST,
- * LP_ST_BAD_REQUEST and LP_ST_NOT_HTTP (out->request is the request),
- * LP_ST_UNTERMINATED, LP_ST_TOO_FEW_TAIL_FIELDS (out->tail_fields),
- * LP_ST_BAD_SECONDS or LP_ST_BAD_MICROS and LP_ST_REQTIME_RANGE (out->bad
- * is the request time).
- */
-extern lp_status lp_parse_combined(const char *line, size_t len,
-								   unsigned flags, lp_cline *out);
-
-/* One build of lp_parse_combined (see lp_combined_parser). */
-typedef lp_status (*lp_combined_fn) (const char *line, size_t len,
-									 unsigned flags, lp_cline *out);
-
-/* Instruction sets the combined parser is built for. */
-typedef enum lp_isa
-{
-	LP_ISA_BEST = -1,			/* the best this CPU runs */
-	LP_ISA_BASE = 0,			/* SSE2 on x86-64, SWAR or bytes elsewhere */
-	LP_ISA_AVX2 = 1				/* x86-64 with AVX2: 32-byte scans */
-} lp_isa;
-
-/*
- * The build of lp_parse_combined for isa, or NULL when this compiler or CPU
- * has none.  LP_ISA_BEST is AVX2 where the CPU has it, unless the
- * environment variable LOGP95_ISA is "base" (for side-by-side benchmarks);
- * it is chosen on its first call and kept.
- * Every build returns the same for every line; lp_parse_combined calls the
- * best one.
- */
-extern lp_combined_fn lp_combined_parser(lp_isa isa);
-
-/*
- * Find the "[...]" time of a combined-format line (as lp_parse_combined
- * does: the last '[' before the request) and parse it; LP_TS_MISSING when
- * there is no bracketed field.
- */
-extern lp_ts_status lp_combined_ts(const char *line, size_t len, lp_ts *out);
-
-/*
- * A request time in seconds, "D+" or "D+.D+", to milliseconds rounded to
- * nearest, half up (0.0005 -> 1, 0.0004999 -> 0): LP_ST_OK,
- * LP_ST_BAD_SECONDS, or LP_ST_REQTIME_RANGE past INT64_MAX ms.
- */
-extern lp_status lp_parse_seconds_ms(const char *s, size_t len, int64_t *ms);
-
-/*
- * A request time in integer microseconds to milliseconds, rounded half up:
- * LP_ST_OK, LP_ST_BAD_MICROS, or LP_ST_REQTIME_RANGE past INT64_MAX us.
- */
-extern lp_status lp_parse_micros_ms(const char *s, size_t len, int64_t *ms);
-
-/*
- * The ", "-separated names of a table's entries, built into buf (cap bytes)
- * on the first call and returned as they are afterwards: the entries lie
- * `stride` bytes apart from `table`, each starts with its `const char *name`
- * (as lp_format_def and lp_option_def do), and the table ends with a NULL
- * name; `keep` (NULL: every entry) chooses the entries listed.  The one
- * builder of the name lists in error hints.
- */
-extern const char *lp_names_join(char *buf, size_t cap, const void *table, size_t stride,
-								  int (*keep) (const void *entry));
 
 #endif							/* LP_FORMATS_H */

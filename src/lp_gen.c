@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lp_combined.h"
+#include "lp_options.h"
+
 /* 2026-11-07T00:00:00 UTC as days since 1970-01-01. */
 #define LP_GEN_EPOCH_DAYS 20764
 

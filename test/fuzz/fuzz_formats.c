@@ -21,7 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lp_combined.h"
 #include "lp_formats.h"
+#include "lp_options.h"
+#include "lp_templates.h"
+#include "lp_units.h"
 #include "lp_parse.h"
 #include "lp_ts.h"
 

@@ -5,7 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lp_formats.h"
+#include "lp_combined.h"
+#include "lp_units.h"
 
 /*
  * The byte-by-byte combined parser of commit c45f4f1, kept verbatim (names

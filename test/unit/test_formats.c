@@ -1,7 +1,11 @@
 /* test/unit/test_formats.c -- unit tests of the table of formats and the combined parser (lp_formats.c) */
 #include "test_harness.h"
 
+#include "lp_combined.h"
 #include "lp_formats.h"
+#include "lp_options.h"
+#include "lp_templates.h"
+#include "lp_units.h"
 #include "ref_combined.h"
 
 /* A good combined line with a query string; its request time is the last field. */

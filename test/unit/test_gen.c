@@ -1,6 +1,8 @@
 /* test/unit/test_gen.c -- unit tests of the sample-line generator (lp_gen.c) */
 #include "test_harness.h"
 
+#include "lp_combined.h"
+
 /* Deterministic lines in the documented format, timestamps ascending. */
 void
 test_gen(void)
