@@ -3,6 +3,7 @@
 #define LP_COMBINED_H
 
 #include "lp_format.h"
+#include "lp_simd.h"
 
 /*
  * The formats combined, combined_query, combined_us and combined_us_query
@@ -63,21 +64,11 @@ extern lp_status lp_parse_combined(const char *line, size_t len,
 typedef lp_status (*lp_combined_fn) (const char *line, size_t len,
 									 unsigned flags, lp_cline *out);
 
-/* Instruction sets the combined parser is built for. */
-typedef enum lp_isa
-{
-	LP_ISA_BEST = -1,			/* the best this CPU runs */
-	LP_ISA_BASE = 0,			/* SSE2 on x86-64, SWAR or bytes elsewhere */
-	LP_ISA_AVX2 = 1				/* x86-64 with AVX2: 32-byte scans */
-} lp_isa;
-
 /*
- * The build of lp_parse_combined for isa, or NULL when this compiler or CPU
- * has none.  LP_ISA_BEST is AVX2 where the CPU has it, unless the
- * environment variable LOGP95_ISA is "base" (for side-by-side benchmarks);
- * it is chosen on its first call and kept.
- * Every build returns the same for every line; lp_parse_combined calls the
- * best one.
+ * The build of lp_parse_combined for isa (lp_simd.h), or NULL when this
+ * binary or CPU has none.  LP_ISA_BEST is the build lp_simd_choose chose,
+ * the one lp_parse_combined calls.  Every build returns the same for
+ * every line.
  */
 extern lp_combined_fn lp_combined_parser(lp_isa isa);
 

@@ -2,11 +2,9 @@
 #include "lp_parse.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "lp_common.h"
+#include "lp_simd.h"
 
 /*
  * Parse a plain non-negative decimal integer that must fit in int64.
@@ -62,30 +60,21 @@ lp_parse_uint63(const char *s, size_t len, int64_t *out)
 
 /*
  * First space or tab in [p, end), or end.  On little-endian machines eight
- * bytes are tested at once: a byte b is a blank when b ^ ' ' or b ^ '\t' is
- * zero, and the lowest zero byte of a word is found exactly by the
- * (x - 0x01..) & ~x & 0x80.. test (a borrow only flags bytes above it).
+ * bytes are tested at once (lp_swar_eq3: its lowest set bit is exact).
  */
 static inline const char *
 lp_find_blank(const char *p, const char *end)
 {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = UINT64_C(0x0101010101010101);
-	const uint64_t highs = UINT64_C(0x8080808080808080);
+#ifdef LP_SIMD_SWAR
+	const uint64_t sp = lp_swar_splat(' ');
+	const uint64_t tab = lp_swar_splat('\t');
 
 	while (end - p >= 8)
 	{
-		uint64_t	w,
-					s,
-					t,
-					m;
+		uint64_t	m = lp_swar_eq3(p, sp, tab, tab);
 
-		memcpy(&w, p, 8);
-		s = w ^ UINT64_C(0x2020202020202020);
-		t = w ^ UINT64_C(0x0909090909090909);
-		m = (((s - ones) & ~s) | ((t - ones) & ~t)) & highs;
 		if (m)
-			return p + (__builtin_ctzll(m) >> 3);
+			return p + (lp_ctz64(m) >> 3);
 		p += 8;
 	}
 #endif
@@ -94,7 +83,7 @@ lp_find_blank(const char *p, const char *end)
 	return p;
 }
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef LP_SIMD_SWAR
 #define LP_SWAR_DIGITS 1
 
 /*
@@ -140,18 +129,7 @@ lp_digits8(const char *end, size_t n, int64_t *out)
 }
 #endif
 
-#ifdef __SSE2__
-/* Bit i set when byte i of the 16 bytes at p is a space or a tab. */
-static inline uint32_t
-lp_blank_bits16(const char *p)
-{
-	__m128i		v = _mm_loadu_si128((const __m128i *) p);
-	__m128i		b = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-								 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
-
-	return (uint32_t) _mm_movemask_epi8(b);
-}
-
+#ifdef LP_SIMD_SSE2
 /*
  * The fast path for a line of 16 to 63 bytes (nearly every access-log
  * line): one bit per byte says "blank", computed sixteen bytes at a time,
@@ -173,13 +151,13 @@ lp_fields_short(const char *line, size_t len, const char **route,
 	 * depends on where in 32..63 the length falls
 	 */
 	if (len >= 32)
-		blank = lp_blank_bits16(line) |
-			(uint64_t) lp_blank_bits16(line + 16) << 16 |
-			(uint64_t) lp_blank_bits16(line + len - 32) << (len - 32) |
-			(uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
+		blank = lp_blank_16(line) |
+			(uint64_t) lp_blank_16(line + 16) << 16 |
+			(uint64_t) lp_blank_16(line + len - 32) << (len - 32) |
+			(uint64_t) lp_blank_16(line + len - 16) << (len - 16);
 	else
-		blank = lp_blank_bits16(line) |
-			(uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
+		blank = lp_blank_16(line) |
+			(uint64_t) lp_blank_16(line + len - 16) << (len - 16);
 	/* bytes past the end count as blanks; len < 64 */
 	blank |= ~((UINT64_C(1) << len) - 1);
 	word = ~blank;
@@ -193,12 +171,12 @@ lp_fields_short(const char *line, size_t len, const char **route,
 	stops &= stops - 1;
 	if (!starts || !(starts & (starts - 1)))
 		return 0;
-	*route = line + __builtin_ctzll(starts);
-	*route_end = line + __builtin_ctzll(stops);
+	*route = line + lp_ctz64(starts);
+	*route_end = line + lp_ctz64(stops);
 	starts &= starts - 1;
 	stops &= stops - 1;
-	*lat = line + __builtin_ctzll(starts);
-	*lat_end = line + __builtin_ctzll(stops);
+	*lat = line + lp_ctz64(starts);
+	*lat_end = line + lp_ctz64(stops);
 	return 1;
 }
 #endif
@@ -256,7 +234,7 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 	if (len > 0 && end[-1] == '\r')
 		end--;
 
-#ifdef __SSE2__
+#ifdef LP_SIMD_SSE2
 	if (end - line >= 16 && end - line < 64)
 	{
 		const char *route,

@@ -18,6 +18,7 @@
 
 #include "lp_formats.h"
 #include "lp_gen.h"
+#include "lp_simd.h"
 
 /* Parse every line once; kept out of line so that callgrind names it. */
 __attribute__((noinline)) static uint64_t
@@ -55,6 +56,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: parse_driver [format] [lines] [repeats]\n");
 		return 2;
 	}
+	/* the CPU build of the parsers, chosen once as _PG_init does */
+	lp_simd_choose();
 	text = malloc((size_t) n * LP_GEN_MAXLINE);
 	off = malloc(((size_t) n + 1) * sizeof(size_t));
 	if (!text || !off)

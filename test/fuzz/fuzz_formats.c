@@ -879,7 +879,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *line = (const char *) data;
 	lp_cline	c[4];
-	lp_status st[4];
+	lp_status	st[4];
 	char	   *copy;
 	int			i;
 	lp_ts		t;
@@ -893,6 +893,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!names_checked)
 	{
+		/* the build of the dispatched parsers, chosen once as _PG_init does */
+		lp_simd_choose();
+
 		/* the format names round-trip through the lookup */
 		for (i = 0; lp_formats[i].name; i++)
 		{

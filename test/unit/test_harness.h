@@ -13,6 +13,7 @@
 #include "lp_parse.h"
 #include "lp_partial.h"
 #include "lp_rank.h"
+#include "lp_simd.h"
 #include "lp_state.h"
 #include "lp_tag.h"
 #include "test_diff_state.h"

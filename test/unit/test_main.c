@@ -335,6 +335,8 @@ main(int argc, char **argv)
 	}
 
 	heap_init(&g_heap, &g_alloc);
+	/* the build of the dispatched parsers, chosen once as _PG_init does */
+	lp_simd_choose();
 	for (k = 0; k < NTESTS; k++)
 	{
 		if (!test_selected(&tests[k], argc, argv))
