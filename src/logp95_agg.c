@@ -8,7 +8,6 @@
 #include "logp95.h"
 #include "logp95_expanded.h"
 #include "lp_codec.h"
-#include "lp_combined.h"
 #include "lp_formats.h"
 #include "lp_options.h"
 #include "lp_parse.h"
@@ -137,10 +136,11 @@ typedef struct Logp95Call
 	bool		args_const;		/* the format and options arguments are
 								 * constants of the aggregate call: read once,
 								 * never looked at again */
-	bool		direct;			/* a combined format without templates: its
-								 * parser (cparse) is called directly */
-	unsigned	cflags;			/* its flags (as lp_combined_parse passes them) */
-	lp_combined_fn cparse;		/* the best build of lp_parse_combined */
+	lp_direct_fn direct;		/* the format's direct parser for these
+								 * options (lp_format_direct), or NULL */
+	unsigned	dflags;			/* the flags it is given */
+	bool		may_build;		/* the entry's parser may build a route in
+								 * ctx.buf (lp_format_may_build) */
 } Logp95Call;
 
 /*
@@ -255,11 +255,10 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 		call->options = logp95_call_copy(fcinfo, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
-	call->direct = call->fmt.format && lp_format_is_combined(call->fmt.format) &&
-		!(call->ctx.flags & LP_PARSE_TEMPLATES);
-	call->cflags = call->fmt.format ?
-		call->fmt.format->flags | (call->ctx.flags & LP_FMT_KEEP_QUERY) : 0;
-	call->cparse = lp_combined_parser(LP_ISA_BEST);
+	call->direct = call->fmt.format ?
+		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags) : NULL;
+	call->may_build = call->fmt.format &&
+		lp_format_may_build(call->fmt.format, call->ctx.flags);
 	return call;
 }
 
@@ -426,27 +425,25 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 		return;
 	line = logp95_line_arg(fcinfo, &len);
 	/*
-	 * A combined format without templates: its parser, called directly, and
-	 * the route counted as it stands.  A line that fails, or whose route has
-	 * to be built (route_slash), takes the general path below, which parses
-	 * it again and finds the same.
+	 * The format's direct parser, when it has one for these options, and
+	 * the route counted as it stands.  A line it does not count (malformed,
+	 * or a route to build) takes the entry's parser below, which parses it
+	 * again and finds the same.
 	 */
-	if (likely(call->direct))
+	if (likely(call->direct != NULL))
 	{
-		lp_cline	cl;
+		lp_row		row;
 
-		if (likely(call->cparse(line, len, call->cflags, &cl) == LP_ST_OK &&
-				   !cl.route_slash))
+		if (likely(call->direct(line, len, call->dflags, &row)))
 		{
-			int			rc = lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency);
+			int			rc = lp_state_add_pipelined(st, row.route, row.route_len, row.latency);
 
 			if (unlikely(rc != LP_OK))
 				logp95_check(rc);
 			return;
 		}
 	}
-	/* a route may be built: templates, or a query string kept */
-	if ((call->ctx.flags | fmt->flags) & (LP_PARSE_TEMPLATES | LP_FMT_KEEP_QUERY))
+	if (call->may_build)
 		logp95_call_scratch(fcinfo, call, len);
 	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_ST_OK))
 		logp95_malformed_line(st, fmt, &call->ctx, line, len);

@@ -12,22 +12,37 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
 				  const lp_parse_ctx *ctx, lp_result *out)
 {
 	lp_cline	cl;
-	unsigned	flags = fmt->flags | (ctx ? (ctx->flags & LP_FMT_KEEP_QUERY) : 0);
+	unsigned	flags = fmt->pflags | (ctx ? (ctx->flags & LP_PARSE_KEEP_QUERY) : 0);
 	lp_status	st = lp_parse_combined(line, len, flags, &cl);
-	int			noreq = st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP;
-	lp_result	f = {.route = cl.route,.route_len = cl.route_len,.latency = cl.latency,
-		/* the field an error is about: the request when it has no path */
-		.bad = noreq ? cl.request : cl.bad,.bad_len = noreq ? cl.request_len : cl.bad_len,
-	.nwant = LP_C_MIN_TAIL_FIELDS,.nfields = cl.tail_fields};
 
-	*out = f;
 	if (st == LP_ST_OK)
 	{
 		/* a route, a latency, and the fields the format wants after the request */
 		LP_ASSERT(cl.route != NULL && cl.route_len > 0 && cl.latency >= 0 &&
 				  cl.tail_fields >= LP_C_MIN_TAIL_FIELDS);
+		out->has = LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME;
+		out->latency = cl.latency;
+		out->time = cl.time;
+		out->time_len = cl.time_len;
 		lp_route_finish(ctx, cl.route, cl.route_len, cl.route_slash, out);
+		return st;
 	}
+	out->has = cl.time ? LP_HAS_TIME : 0;
+	out->time = cl.time;
+	out->time_len = cl.time_len;
+	/* the field an error is about: the request when it has no path */
+	if (st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP)
+	{
+		out->bad = cl.request;
+		out->bad_len = cl.request_len;
+	}
+	else
+	{
+		out->bad = cl.bad;
+		out->bad_len = cl.bad_len;
+	}
+	out->nwant = LP_C_MIN_TAIL_FIELDS;
+	out->nfields = cl.tail_fields;
 	return st;
 }
 
@@ -98,6 +113,14 @@ static const lp_combined_fn lp_combined_builds[LP_ISA_COUNT] = {
 	[LP_ISA_BASE] = lp_parse_combined_base,
 #ifdef LP_SIMD_AVX2
 	[LP_ISA_AVX2] = lp_parse_combined_avx2,
+#endif
+};
+
+/* See lp_combined.h. */
+const lp_direct_fn lp_combined_direct[LP_ISA_COUNT] = {
+	[LP_ISA_BASE] = lp_combined_direct_base,
+#ifdef LP_SIMD_AVX2
+	[LP_ISA_AVX2] = lp_combined_direct_avx2,
 #endif
 };
 

@@ -7,12 +7,16 @@
 
 /*
  * The formats combined, combined_query, combined_us and combined_us_query
- * are one parser, lp_parse_combined, told by its flags (LP_FMT_*) whether
- * the query string stays and whether the request time is in seconds or
- * microseconds.  Its body (lp_combined_impl.h) is built once per
- * instruction set; the entries of lp_formats[] name lp_combined_parse and
- * lp_combined_ts.
+ * are one parser, lp_parse_combined, told by its flags whether the query
+ * string stays (LP_PARSE_KEEP_QUERY) and whether the request time is in
+ * seconds or microseconds (LP_C_MICROS).  Its body (lp_combined_impl.h) is
+ * built once per instruction set (lp_simd.h); the entries of lp_formats[]
+ * name lp_combined_parse, lp_combined_direct and lp_combined_ts, and give
+ * the flags in their pflags.
  */
+
+/* Flag of lp_parse_combined: the request time is integer microseconds (Apache's %D). */
+#define LP_C_MICROS			0x02
 
 /* Fields after the request: status, size, referer, user agent, request time. */
 #define LP_C_MIN_TAIL_FIELDS 5
@@ -49,8 +53,9 @@ typedef struct lp_cline
  * traffic.  An absolute-form target (scheme://authority/path) counts under
  * its path ("/" when it has none).  The request time is the last field and
  * must come after at least four other fields that follow the request.
- * `flags` (LP_FMT_*) say whether the query string stays in the route and
- * whether the request time is in microseconds (else seconds).  Nothing is
+ * `flags` say whether the query string stays in the route
+ * (LP_PARSE_KEEP_QUERY) and whether the request time is in microseconds
+ * (LP_C_MICROS; else seconds).  Nothing is
  * copied.  Statuses: LP_ST_OK, LP_ST_NO_TIME, LP_ST_NO_REQUEST,
  * LP_ST_BAD_REQUEST and LP_ST_NOT_HTTP (out->request is the request),
  * LP_ST_UNTERMINATED, LP_ST_TOO_FEW_TAIL_FIELDS (out->tail_fields),
@@ -78,6 +83,14 @@ extern lp_combined_fn lp_combined_parser(lp_isa isa);
  * there is no bracketed field.
  */
 extern lp_ts_status lp_combined_ts(const char *line, size_t len, lp_ts *out);
+
+/*
+ * The direct parser of the combined entries, one per lp_isa (NULL where
+ * this binary has no such build): the build's lp_parse_combined, which
+ * counts a good line whose route is a slice of it (all but an
+ * absolute-form target with no path and a query string kept).
+ */
+extern const lp_direct_fn lp_combined_direct[LP_ISA_COUNT];
 
 /*
  * The parser of the combined entries: lp_parse_combined with the entry's

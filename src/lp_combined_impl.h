@@ -235,7 +235,7 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 	 * ends at the first blank or '?', found in one scan (the path below
 	 * gives the same: no "*", no scheme, never empty)
 	 */
-	if (!(flags & LP_FMT_KEEP_QUERY) && t < rq_end && *t == '/')
+	if (!(flags & LP_PARSE_KEEP_QUERY) && t < rq_end && *t == '/')
 	{
 		const char *h;
 
@@ -279,7 +279,7 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 			s += 3;
 			while (s < te && *s != '/' && *s != '?')
 				s++;
-			if (s == te || (*s == '?' && !(flags & LP_FMT_KEEP_QUERY)))
+			if (s == te || (*s == '?' && !(flags & LP_PARSE_KEEP_QUERY)))
 			{
 				out->route = "/";
 				out->route_len = 1;
@@ -291,7 +291,7 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 	}
 	out->route = t;
 	out->route_len = (size_t) (te - t);
-	if (!(flags & LP_FMT_KEEP_QUERY))
+	if (!(flags & LP_PARSE_KEEP_QUERY))
 	{
 		const char *qm = LP_CI(lp_scan2)(lo, t, te, '?', '?');
 
@@ -522,9 +522,12 @@ LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char *
 }
 #endif
 
-/* See lp_combined.h: lp_parse_combined. */
-static LP_CI_ATTR lp_status
-LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline *out)
+/*
+ * lp_parse_combined (lp_combined.h), inline in both functions of this
+ * build below: the parser, and the direct parser of the entries.
+ */
+static LP_ALWAYS_INLINE LP_CI_ATTR lp_status
+LP_CI(lp_combined_core)(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
 	const char *end = line + len;
 	const char *p;
@@ -621,8 +624,8 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	if (out->tail_fields < LP_C_MIN_TAIL_FIELDS)
 		return LP_ST_TOO_FEW_TAIL_FIELDS;
 	if (last_quoted)
-		st = (flags & LP_FMT_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS;
-	else if (flags & LP_FMT_MICROS)
+		st = (flags & LP_C_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS;
+	else if (flags & LP_C_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
 		st = lp_seconds_ms(last, last_len, &out->latency);
@@ -632,6 +635,31 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 		out->bad_len = last_len;
 	}
 	return st;
+}
+
+/* See lp_combined.h: lp_parse_combined, this build. */
+static LP_CI_ATTR lp_status
+LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline *out)
+{
+	return LP_CI(lp_combined_core)(line, len, flags, out);
+}
+
+/*
+ * See lp_combined.h: lp_combined_direct, this build.  A line whose route
+ * has to be built (route_slash) goes to the entry's parser, which finds
+ * the same and builds it.
+ */
+static LP_CI_ATTR int
+LP_CI(lp_combined_direct)(const char *line, size_t len, unsigned flags, lp_row *out)
+{
+	lp_cline	cl;
+
+	if (LP_CI(lp_combined_core)(line, len, flags, &cl) != LP_ST_OK || cl.route_slash)
+		return 0;
+	out->route = cl.route;
+	out->route_len = cl.route_len;
+	out->latency = cl.latency;
+	return 1;
 }
 
 #undef LP_CI

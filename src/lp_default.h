@@ -3,6 +3,7 @@
 #define LP_DEFAULT_H
 
 #include "lp_format.h"
+#include "lp_simd.h"
 
 /*
  * The parser of the default format's entry: lp_parse_line (lp_parse.h)
@@ -12,5 +13,8 @@
  */
 extern lp_status lp_default_parse(const char *line, size_t len, const lp_format_def *fmt,
 								  const lp_parse_ctx *ctx, lp_result *out);
+
+/* The direct parser of the default entry, one per lp_isa: lp_parse_line. */
+extern const lp_direct_fn lp_default_direct[LP_ISA_COUNT];
 
 #endif							/* LP_DEFAULT_H */

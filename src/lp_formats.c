@@ -4,21 +4,41 @@
 #include "lp_combined.h"
 #include "lp_default.h"
 #include "lp_options.h"
+#include "lp_simd.h"
 
-/* See lp_formats.h: every format logp95 reads. */
+/* The fields the parsers of each family return. */
+#define LP_DEFAULT_HAS (LP_HAS_ROUTE | LP_HAS_LATENCY)
+#define LP_COMBINED_HAS (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME)
+
+/*
+ * See lp_formats.h: every format logp95 reads.  Detection order (the last
+ * field): among formats that read a line as well, the first wins; an
+ * integer request time reads as seconds and as microseconds, and nginx
+ * writes seconds with three decimals, so microseconds come first; a
+ * _query format reads the same lines as its twin and comes after it.
+ */
 const lp_format_def lp_formats[] = {
 	/* "<timestamp> <method> <route> <latency_ms>" */
-	{"default", lp_default_parse, lp_ts_parse_iso_field, 0},
+	{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, LP_DEFAULT_HAS, LP_TIME_ISO8601,
+		lp_ts_parse_iso_field, lp_default_parse, lp_default_direct,
+	0, LP_FMT_GENERATE, 1},
 	/* combined + request time in seconds, query string dropped */
-	{"combined", lp_combined_parse, lp_combined_ts, 0},
+	{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, LP_COMBINED_HAS, LP_TIME_CLF,
+		lp_combined_ts, lp_combined_parse, lp_combined_direct,
+	0, LP_FMT_GENERATE | LP_FMT_HINT, 3},
 	/* the same, query string kept in the route */
-	{"combined_query", lp_combined_parse, lp_combined_ts, LP_FMT_KEEP_QUERY},
+	{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, LP_COMBINED_HAS, LP_TIME_CLF,
+		lp_combined_ts, lp_combined_parse, lp_combined_direct,
+	LP_PARSE_KEEP_QUERY, LP_FMT_GENERATE, 5},
 	/* combined + Apache %D microseconds, query string dropped */
-	{"combined_us", lp_combined_parse, lp_combined_ts, LP_FMT_MICROS},
+	{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, LP_COMBINED_HAS, LP_TIME_CLF,
+		lp_combined_ts, lp_combined_parse, lp_combined_direct,
+	LP_C_MICROS, LP_FMT_GENERATE | LP_FMT_HINT, 2},
 	/* the same, query string kept in the route */
-	{"combined_us_query", lp_combined_parse, lp_combined_ts,
-	LP_FMT_MICROS | LP_FMT_KEEP_QUERY},
-	{NULL, NULL, NULL, 0}
+	{"combined_us_query", LP_FAMILY_COMBINED, LP_UNIT_US, LP_COMBINED_HAS, LP_TIME_CLF,
+		lp_combined_ts, lp_combined_parse, lp_combined_direct,
+	LP_C_MICROS | LP_PARSE_KEEP_QUERY, LP_FMT_GENERATE, 4},
+	{0}							/* the end: a NULL name */
 };
 
 /* Room for every name and its ", " (the table is checked against it). */
@@ -48,35 +68,44 @@ lp_format_names(void)
 }
 
 /* See lp_formats.h. */
-int
-lp_format_is_combined(const lp_format_def *fmt)
+lp_direct_fn
+lp_format_direct(const lp_format_def *fmt, unsigned opts, unsigned *flags)
 {
-	return fmt->parse == lp_combined_parse;
+	if (fmt->direct == NULL || (opts & LP_PARSE_BUILD))
+		return NULL;
+	*flags = fmt->pflags | (opts & LP_PARSE_KEEP_QUERY);
+	return fmt->direct[lp_simd_isa];
+}
+
+/* See lp_formats.h. */
+int
+lp_format_may_build(const lp_format_def *fmt, unsigned opts)
+{
+	return ((fmt->pflags | opts) & (LP_PARSE_BUILD | LP_PARSE_KEEP_QUERY)) != 0;
 }
 
 /* See lp_formats.h. */
 const lp_format_def *
 lp_format_guess(const char *line, size_t len)
 {
-	const lp_format_def *f;
 	const lp_format_def *guess = NULL;
-	lp_cline	cl;
+	const lp_format_def *f;
+	const lp_format_def *combined = lp_format_lookup("combined", 8);
+	lp_result	r;
 	lp_status	st;
 
-	for (f = lp_formats + 1; f->name; f++)
+	/* the first format the hint may name, in detection order, that reads the line */
+	for (f = lp_formats; f->name; f++)
 	{
-		lp_result	lf;
-
-		if (f->parse == lp_default_parse || (f->flags & LP_FMT_KEEP_QUERY))
-			continue;
-		if (f->parse(line, len, f, NULL, &lf) == LP_ST_OK)
+		if ((f->flags & LP_FMT_HINT) && (!guess || f->detect < guess->detect) &&
+			f->parse(line, len, f, NULL, &r) == LP_ST_OK)
 			guess = f;
 	}
 	if (guess)
 		return guess;
 	/* a combined line with some other problem: a [time] and a request */
-	st = lp_parse_combined(line, len, 0, &cl);
+	st = combined->parse(line, len, combined, NULL, &r);
 	if (st != LP_ST_NO_TIME && st != LP_ST_NO_REQUEST)
-		return lp_format_lookup("combined", 8);
+		return combined;
 	return NULL;
 }

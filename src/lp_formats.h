@@ -5,10 +5,12 @@
 #include "lp_format.h"
 
 /*
- * One table, lp_formats[], names every log format logp95 reads and gives
- * its line parser, its timestamp reader and its flags, the way PostgreSQL's
- * encode.c keeps enclist[]: the aggregate, logp95_line_ts, the error hints
- * and the list of names in the unknown-format message all come from it.
+ * One table, lp_formats[], names every log format logp95 reads and carries
+ * what makes each one (lp_format_def, lp_format.h: family, unit, fields,
+ * time, parsers, flags, detection order), the way PostgreSQL's encode.c
+ * keeps enclist[]: the aggregate, logp95_line_ts, logp95_generate, the
+ * error hints and the list of names in the unknown-format message all come
+ * from it, and none of them asks which family a format belongs to.
  * Adding a format is one entry and its parser.  The table sits above the
  * parsers it names (lp_default.h, lp_combined.h); the entry's type, which
  * the parsers read, sits below them in lp_format.h.
@@ -27,18 +29,27 @@ extern const lp_format_def *lp_format_lookup(const char *name, size_t len);
 extern const char *lp_format_names(void);
 
 /*
- * Does fmt's entry parse with lp_parse_combined (with fmt->flags or-ed
- * with the call's LP_FMT_KEEP_QUERY)?  Lets a caller with no route
- * templates call lp_parse_combined directly, one row at a time.
+ * The direct parser (lp_format.h, lp_direct_fn) of fmt in the build
+ * lp_simd_choose chose, and in *flags the flags to give it, for a call
+ * with options opts (LP_PARSE_* and the caller's own); NULL when fmt has
+ * none or the options may build routes (LP_PARSE_BUILD): the entry's
+ * parser then parses every line.
  */
-extern int	lp_format_is_combined(const lp_format_def *fmt);
+extern lp_direct_fn lp_format_direct(const lp_format_def *fmt, unsigned opts, unsigned *flags);
 
 /*
- * The format a line that failed in the default format looks like: the
- * last combined format (query string dropped) that reads it, else
- * "combined" when it has a [time] and a quoted request; NULL otherwise.
- * (The table lists seconds before microseconds, so an integer request time
- * suggests the microseconds format.)
+ * May fmt's parser, with the options opts, build a route in ctx->buf?  The
+ * caller then gives it a buffer of LP_ROUTE_BUF_SIZE(len) bytes.
+ */
+extern int	lp_format_may_build(const lp_format_def *fmt, unsigned opts);
+
+/*
+ * The format a line that failed in the default format looks like, for the
+ * error's hint: of the formats flagged LP_FMT_HINT (combined and
+ * combined_us: the query string dropped), the first in detection order
+ * that reads it (an integer request time reads as both: combined_us),
+ * else "combined" when the line has a [time] and a quoted request; NULL
+ * otherwise.
  */
 extern const lp_format_def *lp_format_guess(const char *line, size_t len);
 

@@ -42,9 +42,9 @@ static const char *const format_names[4] = {
 
 /* The flags of the four combined formats: combined, _query, _us, _us_query. */
 #define FMT_COMBINED 0
-#define FMT_COMBINED_QUERY LP_FMT_KEEP_QUERY
-#define FMT_COMBINED_US LP_FMT_MICROS
-#define FMT_COMBINED_US_QUERY (LP_FMT_MICROS | LP_FMT_KEEP_QUERY)
+#define FMT_COMBINED_QUERY LP_PARSE_KEEP_QUERY
+#define FMT_COMBINED_US LP_C_MICROS
+#define FMT_COMBINED_US_QUERY (LP_C_MICROS | LP_PARSE_KEEP_QUERY)
 static const unsigned combined_formats[4] = {
 	FMT_COMBINED, FMT_COMBINED_QUERY,
 	FMT_COMBINED_US, FMT_COMBINED_US_QUERY
@@ -597,16 +597,16 @@ check_cline(const char *line, size_t len, unsigned f, lp_status st,
 	{
 		FUZZ_ASSERT(c->route > c->request + i);
 		FUZZ_ASSERT(c->route == c->request + i + 1 || c->route[0] == '/' || c->route[0] == '?');
-		FUZZ_ASSERT(!c->route_slash || ((f & LP_FMT_KEEP_QUERY) && c->route[0] == '?'));
+		FUZZ_ASSERT(!c->route_slash || ((f & LP_PARSE_KEEP_QUERY) && c->route[0] == '?'));
 		for (i = 0; i < c->route_len; i++)
 		{
 			FUZZ_ASSERT(!is_blank(c->route[i]));
-			if (!(f & LP_FMT_KEEP_QUERY))
+			if (!(f & LP_PARSE_KEEP_QUERY))
 				FUZZ_ASSERT(c->route[i] != '?');
 		}
 		p = c->route + c->route_len;
 		FUZZ_ASSERT(p == c->request + c->request_len || is_blank(*p) ||
-					(!(f & LP_FMT_KEEP_QUERY) && *p == '?'));
+					(!(f & LP_PARSE_KEEP_QUERY) && *p == '?'));
 	}
 
 	if (st == LP_ST_UNTERMINATED || st == LP_ST_TOO_FEW_TAIL_FIELDS)
@@ -627,7 +627,7 @@ check_cline(const char *line, size_t len, unsigned f, lp_status st,
 		last_field(line, len, &s, &n);
 		FUZZ_ASSERT(n > 0 && s > c->request + c->request_len);
 		FUZZ_ASSERT(is_blank(s[-1]) || s[-1] == '"');
-		FUZZ_ASSERT(((f & LP_FMT_MICROS) ? lp_parse_micros_ms(s, n, &ms) :
+		FUZZ_ASSERT(((f & LP_C_MICROS) ? lp_parse_micros_ms(s, n, &ms) :
 					 lp_parse_seconds_ms(s, n, &ms)) == LP_ST_OK);
 		FUZZ_ASSERT(ms == c->latency);
 		return;
@@ -642,7 +642,7 @@ check_cline(const char *line, size_t len, unsigned f, lp_status st,
 	FUZZ_ASSERT(p == end);
 	if (c->bad[0] == '"')
 	{
-		FUZZ_ASSERT(st == ((f & LP_FMT_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS) &&
+		FUZZ_ASSERT(st == ((f & LP_C_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS) &&
 					c->bad_len >= 2 &&
 					c->bad[c->bad_len - 1] == '"');
 	}
@@ -652,7 +652,7 @@ check_cline(const char *line, size_t len, unsigned f, lp_status st,
 
 		for (i = 0; i < c->bad_len; i++)
 			FUZZ_ASSERT(!is_blank(c->bad[i]));
-		FUZZ_ASSERT(((f & LP_FMT_MICROS) ? lp_parse_micros_ms(c->bad, c->bad_len, &ms) :
+		FUZZ_ASSERT(((f & LP_C_MICROS) ? lp_parse_micros_ms(c->bad, c->bad_len, &ms) :
 					 lp_parse_seconds_ms(c->bad, c->bad_len, &ms)) == st);
 	}
 }

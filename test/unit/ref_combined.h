@@ -209,7 +209,7 @@ ref_c_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline
 			s += 3;
 			while (s < te && *s != '/' && *s != '?')
 				s++;
-			if (s == te || (*s == '?' && !(flags & LP_FMT_KEEP_QUERY)))
+			if (s == te || (*s == '?' && !(flags & LP_PARSE_KEEP_QUERY)))
 			{
 				out->route = "/";
 				out->route_len = 1;
@@ -221,7 +221,7 @@ ref_c_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline
 	}
 	out->route = t;
 	out->route_len = (size_t) (te - t);
-	if (!(flags & LP_FMT_KEEP_QUERY))
+	if (!(flags & LP_PARSE_KEEP_QUERY))
 	{
 		const char *qm = memchr(t, '?', (size_t) (te - t));
 
@@ -308,8 +308,8 @@ ref_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	if (out->tail_fields < LP_C_MIN_TAIL_FIELDS)
 		return LP_ST_TOO_FEW_TAIL_FIELDS;
 	if (last_quoted)
-		st = (flags & LP_FMT_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS;
-	else if (flags & LP_FMT_MICROS)
+		st = (flags & LP_C_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS;
+	else if (flags & LP_C_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
 		st = ref_c_seconds_ms(last, last_len, &out->latency);

@@ -2,6 +2,7 @@
 #include "test_harness.h"
 
 #include "lp_combined.h"
+#include "lp_default.h"
 #include "lp_formats.h"
 #include "lp_options.h"
 #include "lp_templates.h"
@@ -59,11 +60,65 @@ test_formats_table(void)
 	CHECK(lp_format_lookup("combined", 7) == NULL, "table: a prefix is not a name");
 	CHECK(lp_format_lookup("combinedx", 9) == NULL, "table: nor a longer name");
 	CHECK(lp_format_lookup("", 0) == NULL, "table: nor the empty name");
-	CHECK(lp_formats[1].flags == 0 &&
-		  lp_formats[2].flags == LP_FMT_KEEP_QUERY &&
-		  lp_formats[3].flags == LP_FMT_MICROS &&
-		  lp_formats[4].flags == (LP_FMT_MICROS | LP_FMT_KEEP_QUERY),
-		  "table: the flags of the combined formats");
+	CHECK(lp_formats[1].pflags == 0 &&
+		  lp_formats[2].pflags == LP_PARSE_KEEP_QUERY &&
+		  lp_formats[3].pflags == LP_C_MICROS &&
+		  lp_formats[4].pflags == (LP_C_MICROS | LP_PARSE_KEEP_QUERY),
+		  "table: the flags the combined formats' parsers are given");
+}
+
+/*
+ * What each entry carries besides its parsers: family, unit (and the
+ * combined parser's flag agrees with it), fields, time, the formats the
+ * generator writes and the hint names, a direct parser in every build, a
+ * detection order that is a permutation.
+ */
+void
+test_formats_entries(void)
+{
+	static const struct
+	{
+		const char *name;
+		lp_family	family;
+		lp_unit		unit;
+		int			detect;
+		unsigned	flags;
+	}			want[] = {
+		{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, 1, LP_FMT_GENERATE},
+		{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, 3, LP_FMT_GENERATE | LP_FMT_HINT},
+		{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, 5, LP_FMT_GENERATE},
+		{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, 2, LP_FMT_GENERATE | LP_FMT_HINT},
+		{"combined_us_query", LP_FAMILY_COMBINED, LP_UNIT_US, 4, LP_FMT_GENERATE},
+	};
+	size_t		i;
+	unsigned	seen = 0;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	{
+		const lp_format_def *f = lp_format_lookup(want[i].name, strlen(want[i].name));
+		lp_isa		isa;
+
+		CHECK(f != NULL, "entries: %s", want[i].name);
+		if (!f)
+			continue;
+		CHECK(f->family == want[i].family && f->unit == want[i].unit && f->detect == want[i].detect &&
+			  f->flags == want[i].flags, "entries: %s: family, unit, detection order, flags", f->name);
+		CHECK(f->has == (f->family == LP_FAMILY_DEFAULT ? (LP_HAS_ROUTE | LP_HAS_LATENCY) :
+						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME)), "entries: %s: its fields", f->name);
+		CHECK(f->time_kind == (f->family == LP_FAMILY_DEFAULT ? LP_TIME_ISO8601 : LP_TIME_CLF),
+			  "entries: %s: its time", f->name);
+		if (f->family == LP_FAMILY_COMBINED)
+			CHECK(((f->pflags & LP_C_MICROS) != 0) == (f->unit == LP_UNIT_US),
+				  "entries: %s: the combined parser's unit flag agrees with the unit", f->name);
+		CHECK(f->direct != NULL, "entries: %s: a direct parser", f->name);
+		for (isa = LP_ISA_BASE; f->direct && isa < LP_ISA_COUNT; isa++)
+			CHECK(!lp_simd_has(isa) || f->direct[isa] != NULL,
+				  "entries: %s: a direct parser in build %d", f->name, (int) isa);
+		CHECK(f->detect >= 1 && f->detect <= 5 && !(seen & (1u << f->detect)),
+			  "entries: %s: a place of its own in detection order", f->name);
+		seen |= 1u << f->detect;
+	}
+	CHECK(lp_format_names() != NULL, "entries: the name list");
 }
 
 /* lp_parse_combined: the fields it finds, the query string, every error status. */
@@ -78,9 +133,9 @@ test_formats_combined(void)
 	CHECK(slice_is(c.time, c.time_len, "07/Nov/2026:12:00:05 +0100"), "combined: the time slice");
 	CHECK(slice_is(c.request, c.request_len, "GET /api/users?id=7 HTTP/1.1"), "combined: the request slice");
 	CHECK_EQ_I(c.tail_fields, 5, "combined: five fields after the request");
-	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_KEEP_QUERY, &c), LP_ST_OK, "combined_query: good line");
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_PARSE_KEEP_QUERY, &c), LP_ST_OK, "combined_query: good line");
 	CHECK(slice_is(c.route, c.route_len, "/api/users?id=7"), "combined_query: the query string stays");
-	CHECK_EQ_I(comb(GOOD_HEAD "214567", LP_FMT_MICROS, &c), LP_ST_OK, "combined_us: good line");
+	CHECK_EQ_I(comb(GOOD_HEAD "214567", LP_C_MICROS, &c), LP_ST_OK, "combined_us: good line");
 	CHECK_EQ_I(c.latency, 215, "combined_us: 214567 us is 215 ms");
 	CHECK_EQ_I(comb(GOOD_HEAD "0.5\r", 0, &c), LP_ST_OK, "combined: a trailing CR is dropped");
 	CHECK_EQ_I(c.latency, 500, "combined: 0.5 s");
@@ -115,8 +170,8 @@ test_formats_combined(void)
 	CHECK_EQ_I(comb(GOOD_HEAD "\"0.1\"", 0, &c), LP_ST_BAD_SECONDS, "combined: a quoted request time");
 	CHECK(slice_is(c.bad, c.bad_len, "\"0.1\""), "combined: the bad field, quotes included");
 	CHECK_EQ_I(comb(GOOD_HEAD "0.2s", 0, &c), LP_ST_BAD_SECONDS, "combined: 0.2s");
-	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_FMT_MICROS, &c), LP_ST_BAD_MICROS, "combined_us: 0.214");
-	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775808", LP_FMT_MICROS, &c), LP_ST_REQTIME_RANGE,
+	CHECK_EQ_I(comb(GOOD_HEAD "0.214", LP_C_MICROS, &c), LP_ST_BAD_MICROS, "combined_us: 0.214");
+	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775808", LP_C_MICROS, &c), LP_ST_REQTIME_RANGE,
 			   "combined_us: past int64");
 	CHECK_EQ_I(comb(GOOD_HEAD "9223372036854775.808", 0, &c), LP_ST_REQTIME_RANGE,
 			   "combined: past INT64_MAX ms");
@@ -271,14 +326,14 @@ test_formats_hostile(void)
 	/* absolute form */
 	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), 0, &c), LP_ST_OK, "absolute form");
 	CHECK(slice_is(c.route, c.route_len, "/abs/path") && !c.route_slash, "absolute form: the path");
-	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), LP_FMT_KEEP_QUERY, &c),
+	CHECK_EQ_I(comb(NGX("-", "GET http://example.com/abs/path?from=proxy HTTP/1.1"), LP_PARSE_KEEP_QUERY, &c),
 			   LP_ST_OK, "absolute form, query kept");
 	CHECK(slice_is(c.route, c.route_len, "/abs/path?from=proxy"), "absolute form: path and query");
 	CHECK_EQ_I(comb(NGX("-", "GET HTTPS://h:8080 HTTP/1.1"), 0, &c), LP_ST_OK, "absolute form, no path");
 	CHECK(slice_is(c.route, c.route_len, "/"), "absolute form, no path: /");
 	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), 0, &c), LP_ST_OK, "absolute form, query only");
 	CHECK(slice_is(c.route, c.route_len, "/"), "absolute form, query only: /");
-	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), LP_FMT_KEEP_QUERY, &c), LP_ST_OK,
+	CHECK_EQ_I(comb(NGX("-", "GET http://h?x=1 HTTP/1.1"), LP_PARSE_KEEP_QUERY, &c), LP_ST_OK,
 			   "absolute form, query only, kept");
 	CHECK(slice_is(c.route, c.route_len, "?x=1") && c.route_slash, "absolute form, query only: a slash in front");
 	{
@@ -342,7 +397,7 @@ test_formats_templates(void)
 			   LP_ST_OK, "templates: combined entry");
 	CHECK(slice_is(f.route, f.route_len, "/users/:id/avatar"), "templates: combined, query dropped");
 	CHECK_EQ_I(by_name_opts("combined", NGX("-", "GET /users/42/avatar?s=1 HTTP/1.1"),
-							LP_PARSE_TEMPLATES | LP_FMT_KEEP_QUERY, &f), LP_ST_OK, "templates + query");
+							LP_PARSE_TEMPLATES | LP_PARSE_KEEP_QUERY, &f), LP_ST_OK, "templates + query");
 	CHECK(slice_is(f.route, f.route_len, "/users/:id/avatar?s=1"), "templates + query: the query stays as it is");
 	{
 		static const char l[] = NGX("-", "GET /users/me HTTP/1.1");
@@ -370,7 +425,7 @@ test_formats_options(void)
 	CHECK(lp_parse_options("skip", 4, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_SKIP, "options: skip");
 	CHECK(lp_parse_options("error", 5, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_ERROR, "options: error");
 	CHECK(lp_parse_options(" skip , templates,query ", 24, &fl, &w, &wn) == LP_OPTS_OK &&
-		  fl == (LP_OPT_SKIP | LP_PARSE_TEMPLATES | LP_FMT_KEEP_QUERY), "options: a list with blanks");
+		  fl == (LP_OPT_SKIP | LP_PARSE_TEMPLATES | LP_PARSE_KEEP_QUERY), "options: a list with blanks");
 	CHECK(lp_parse_options("skip,skip", 9, &fl, &w, &wn) == LP_OPTS_OK && fl == LP_OPT_SKIP, "options: repeated");
 	CHECK(lp_parse_options("skip,error", 10, &fl, &w, &wn) == LP_OPTS_CONFLICT && slice_is(w, wn, "error"),
 		  "options: skip and error conflict");
@@ -379,7 +434,7 @@ test_formats_options(void)
 	CHECK(lp_parse_options("Skip", 4, &fl, &w, &wn) == LP_OPTS_UNKNOWN, "options: case matters");
 	CHECK(lp_parse_options("skip,", 5, &fl, &w, &wn) == LP_OPTS_UNKNOWN && wn == 0, "options: an empty word");
 	CHECK(strcmp(lp_option_names(), "skip, error, templates, query") == 0, "options: the names");
-	for (o = lp_options; o->name && o->flag != LP_FMT_KEEP_QUERY; o++)
+	for (o = lp_options; o->name && o->flag != LP_PARSE_KEEP_QUERY; o++)
 		;
 	CHECK(o->name != NULL && o->lines_only, "options: query is for lines only");
 
@@ -759,4 +814,95 @@ test_formats_fast_vs_ref(void)
 	}
 	CHECK_EQ_I(bad, 0, "fast combined parser = reference on 300,000 random lines");
 	CHECK(checked == 300000L * nbuilds, "every random line checked");
+}
+
+/*
+ * The direct parsers against their entries' parsers: on generated and
+ * mutated lines of every format, random combined lines and random default
+ * lines, in every build, with and without the query option, a line the
+ * direct parser counts parses with the same route and latency, and a line
+ * it leaves to the entry is malformed or has a built route.
+ */
+void
+test_formats_direct(void)
+{
+	uint64_t	rng = 777;
+	long		bad = 0,
+				checked = 0,
+				counted = 0;
+	size_t		fi;
+	test_diff	d;
+
+	for (fi = 0; lp_formats[fi].name; fi++)
+	{
+		const lp_format_def *f = &lp_formats[fi];
+		lp_gen		g;
+		int			i;
+
+		lp_gen_init(&g, 300, 11 + (int64_t) fi);
+		lp_gen_set_format(&g, lp_gen_format_lookup(f->name, strlen(f->name)));
+		for (i = 0; i < 30000; i++)
+		{
+			static char buf[4096];
+			static char scratch[LP_ROUTE_BUF_SIZE(4096)];
+			size_t		n;
+			char	   *exact;
+			unsigned	opts;
+			lp_isa		isa;
+
+			if (i % 3 == 2)
+				n = comb_random_line(buf, sizeof(buf), &rng);
+			else
+			{
+				n = lp_gen_line(&g, i, buf);
+				if (i % 3 == 1)
+					n = comb_mutate(buf, n, LP_GEN_MAXLINE, &rng);
+			}
+			exact = malloc(n ? n : 1);
+			memcpy(exact, buf, n);
+			for (opts = 0; opts <= LP_PARSE_KEEP_QUERY; opts += LP_PARSE_KEEP_QUERY)
+				for (isa = LP_ISA_BASE; isa < LP_ISA_COUNT; isa++)
+				{
+					lp_parse_ctx ctx = {opts, scratch};
+					lp_result	r;
+					lp_row		row;
+					lp_status	st;
+					int			got;
+					unsigned	dflags;
+
+					if (!lp_simd_has(isa))
+						continue;
+					if (lp_format_direct(f, opts, &dflags) == NULL)
+					{
+						if (bad++ < 5)
+							CHECK(0, "direct: %s has none with options %u", f->name, opts);
+						continue;
+					}
+					got = f->direct[isa] (exact, n, dflags, &row);
+					st = f->parse(exact, n, f, &ctx, &r);
+					checked++;
+					counted += got;
+					diff_init(&d);
+					if (got)
+					{
+						diff_i(&d, "status", st, LP_ST_OK);
+						if (st == LP_ST_OK)
+						{
+							diff_slice(&d, "route", exact, row.route, row.route_len, r.route, r.route_len);
+							diff_i(&d, "latency", row.latency, r.latency);
+						}
+					}
+					else if (st == LP_ST_OK && r.route >= exact && r.route < exact + n)
+						diff_i(&d, "counted directly", 0, 1);
+					if (d.field && bad++ < 5)
+						CHECK(0, "direct %s build %d: %s (line %s, options %u)", f->name, (int) isa,
+							  diff_say(&d), diff_q(exact, n), opts);
+				}
+			free(exact);
+		}
+	}
+	CHECK_EQ_I(bad, 0, "the direct parsers = their entries' parsers");
+	CHECK(counted > checked / 3, "many lines counted directly (%ld of %ld)", counted, checked);
+	CHECK(lp_format_direct(LP_FORMAT_DEFAULT, LP_PARSE_TEMPLATES, &(unsigned) {0}) == NULL,
+		  "no direct parser with templates");
 }

@@ -167,7 +167,7 @@ test_gen_formats(void)
 				maxlen = nc;
 			total += nc;
 			if (lp_parse_line(a, nd, &l) != LP_ST_OK ||
-				lp_parse_combined(b, nc, f->flags, &cl) != LP_ST_OK)
+				lp_parse_combined(b, nc, f->pflags, &cl) != LP_ST_OK)
 			{
 				if (bad_parse++ < 3)
 					CHECK(0, "%s line %lld: a line does not parse: default %s, %s %s", names[k],
@@ -176,7 +176,7 @@ test_gen_formats(void)
 			}
 			/* with the query string kept, the route is the default's plus "?..." */
 			diff_init(&d);
-			if (f->flags & LP_FMT_KEEP_QUERY)
+			if (f->pflags & LP_PARSE_KEEP_QUERY)
 				diff_text(&d, "route without its query string", cl.route,
 						  cl.route_len > l.route_len && cl.route[l.route_len] == '?' ?
 						  l.route_len : cl.route_len, l.route, l.route_len);
