@@ -4,7 +4,9 @@ MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
 	src/logp95_agg.o \
+	src/logp95_agg_compat.o \
 	src/logp95_compare.o \
+	src/logp95_count.o \
 	src/logp95_expanded.o \
 	src/logp95_gen.o \
 	src/logp95_io.o \
