@@ -6,6 +6,44 @@
 #include "lp_templates.h"
 #include "lp_units.h"
 
+/*
+ * LP_PARSE_FIELDS: the method (the request's first word) and the status
+ * (the first field after the request, three digits) of a line whose
+ * request closed (cl->request set) and is an HTTP request.
+ */
+static void
+lp_combined_fields(const char *line, size_t len, lp_status st, const lp_cline *cl,
+				   lp_result *out)
+{
+	const char *end = line + len;
+	const char *p;
+	const char *f;
+
+	if (!cl->request || st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP)
+		return;
+	p = memchr(cl->request, ' ', cl->request_len);
+	if (p && p > cl->request)
+	{
+		out->method = cl->request;
+		out->method_len = (size_t) (p - cl->request);
+		out->has |= LP_HAS_METHOD;
+	}
+	if (len > 0 && end[-1] == '\r')
+		end--;
+	p = cl->request + cl->request_len + 1;	/* past the closing quote */
+	while (p < end && LP_IS_BLANK(*p))
+		p++;
+	f = p;
+	while (p < end && !LP_IS_BLANK(*p))
+		p++;
+	if (p - f == 3 && f[0] >= '1' && f[0] <= '9' && (unsigned) (f[1] - '0') <= 9 &&
+		(unsigned) (f[2] - '0') <= 9)
+	{
+		out->status = (f[0] - '0') * 100 + (f[1] - '0') * 10 + (f[2] - '0');
+		out->has |= LP_HAS_STATUS;
+	}
+}
+
 /* See lp_combined.h. */
 lp_status
 lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
@@ -25,24 +63,28 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
 		out->time = cl.time;
 		out->time_len = cl.time_len;
 		lp_route_finish(ctx, cl.route, cl.route_len, cl.route_slash, out);
-		return st;
-	}
-	out->has = cl.time ? LP_HAS_TIME : 0;
-	out->time = cl.time;
-	out->time_len = cl.time_len;
-	/* the field an error is about: the request when it has no path */
-	if (st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP)
-	{
-		out->bad = cl.request;
-		out->bad_len = cl.request_len;
 	}
 	else
 	{
-		out->bad = cl.bad;
-		out->bad_len = cl.bad_len;
+		out->has = cl.time ? LP_HAS_TIME : 0;
+		out->time = cl.time;
+		out->time_len = cl.time_len;
+		/* the field an error is about: the request when it has no path */
+		if (st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP)
+		{
+			out->bad = cl.request;
+			out->bad_len = cl.request_len;
+		}
+		else
+		{
+			out->bad = cl.bad;
+			out->bad_len = cl.bad_len;
+		}
+		out->nwant = LP_C_MIN_TAIL_FIELDS;
+		out->nfields = cl.tail_fields;
 	}
-	out->nwant = LP_C_MIN_TAIL_FIELDS;
-	out->nfields = cl.tail_fields;
+	if (ctx && (ctx->flags & LP_PARSE_FIELDS))
+		lp_combined_fields(line, len, st, &cl, out);
 	return st;
 }
 

@@ -99,7 +99,10 @@ extern const lp_direct_fn lp_combined_direct[LP_ISA_COUNT];
  * front of its query string).  On an error, bad is the request (a
  * request with no path, not HTTP) or the request time; on
  * LP_ST_TOO_FEW_TAIL_FIELDS nwant is LP_C_MIN_TAIL_FIELDS, nfields the
- * fields found after the request.
+ * fields found after the request.  The time (the text between brackets) is
+ * returned whenever the line has one; with LP_PARSE_FIELDS also the method
+ * and the status (three digits after the request) of a line whose request
+ * closed and is HTTP.
  */
 extern lp_status lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
 								   const lp_parse_ctx *ctx, lp_result *out);

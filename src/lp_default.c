@@ -4,6 +4,46 @@
 #include "lp_parse.h"
 #include "lp_templates.h"
 
+/*
+ * LP_PARSE_FIELDS: the time (the first field) and the method (the second)
+ * of a line, as lp_parse_line splits it (runs of blanks, a trailing '\r'
+ * dropped), whatever the rest of the line holds.
+ */
+static void
+lp_default_fields(const char *line, size_t len, lp_result *out)
+{
+	const char *end = line + len;
+	const char *p = line;
+	int			k;
+
+	if (len > 0 && end[-1] == '\r')
+		end--;
+	for (k = 0; k < 2; k++)
+	{
+		const char *f;
+
+		while (p < end && LP_IS_BLANK(*p))
+			p++;
+		if (p == end)
+			return;
+		f = p;
+		while (p < end && !LP_IS_BLANK(*p))
+			p++;
+		if (k == 0)
+		{
+			out->time = f;
+			out->time_len = (size_t) (p - f);
+			out->has |= LP_HAS_TIME;
+		}
+		else
+		{
+			out->method = f;
+			out->method_len = (size_t) (p - f);
+			out->has |= LP_HAS_METHOD;
+		}
+	}
+}
+
 /* See lp_default.h. */
 lp_status
 lp_default_parse(const char *line, size_t len, const lp_format_def *fmt,
@@ -19,13 +59,17 @@ lp_default_parse(const char *line, size_t len, const lp_format_def *fmt,
 		out->has = LP_HAS_ROUTE | LP_HAS_LATENCY;
 		out->latency = pl.latency;
 		lp_route_finish(ctx, pl.route, pl.route_len, 0, out);
-		return st;
 	}
-	out->has = 0;
-	out->bad = pl.bad;
-	out->bad_len = pl.bad_len;
-	out->nwant = LP_LINE_FIELDS;
-	out->nfields = pl.nfields;
+	else
+	{
+		out->has = 0;
+		out->bad = pl.bad;
+		out->bad_len = pl.bad_len;
+		out->nwant = LP_LINE_FIELDS;
+		out->nfields = pl.nfields;
+	}
+	if (ctx && (ctx->flags & LP_PARSE_FIELDS))
+		lp_default_fields(line, len, out);
 	return st;
 }
 

@@ -202,13 +202,21 @@ typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
  */
 #define LP_PARSE_BUILD		(LP_PARSE_TEMPLATES | LP_PARSE_HOST | LP_PARSE_UNESCAPE)
 
+/*
+ * Return every field the format has (method, status, time: logp95_parse),
+ * not only the route and the latency the aggregate needs, also for a line
+ * that is malformed.
+ */
+#define LP_PARSE_FIELDS		0x100
+
 /* One log format. */
 struct lp_format_def
 {
 	const char *name;			/* the name SQL callers give, e.g. "combined" */
 	lp_family	family;			/* the unit that parses its lines */
 	lp_unit		unit;			/* the unit its lines log the latency in */
-	unsigned	has;			/* LP_HAS_* of the fields its parser returns */
+	unsigned	has;			/* LP_HAS_* of the fields its parser returns
+								 * (with LP_PARSE_FIELDS: route and latency always) */
 	lp_time_kind time_kind;		/* how its lines write their time */
 	lp_ts_reader read_ts;		/* reads that time from a line (logp95_line_ts) */
 	lp_line_parser parse;		/* parses any line: the route, or why it is malformed */

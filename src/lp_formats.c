@@ -6,9 +6,9 @@
 #include "lp_options.h"
 #include "lp_simd.h"
 
-/* The fields the parsers of each family return. */
-#define LP_DEFAULT_HAS (LP_HAS_ROUTE | LP_HAS_LATENCY)
-#define LP_COMBINED_HAS (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME)
+/* The fields the parsers of each family return (with LP_PARSE_FIELDS). */
+#define LP_DEFAULT_HAS (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD)
+#define LP_COMBINED_HAS (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS)
 
 /*
  * See lp_formats.h: every format logp95 reads.  Detection order (the last
@@ -108,4 +108,46 @@ lp_format_guess(const char *line, size_t len)
 	if (st != LP_ST_NO_TIME && st != LP_ST_NO_REQUEST)
 		return combined;
 	return NULL;
+}
+
+/* See lp_formats.h. */
+const lp_format_def *
+lp_format_detect(const char *const *lines, const size_t *lens, size_t n,
+				 size_t *nlines, size_t *nread)
+{
+	const lp_format_def *best = NULL;
+	size_t		best_read = 0;
+	size_t		counted = 0;
+	size_t		i;
+	const lp_format_def *f;
+	uint32_t	steps = 0;
+
+	for (i = 0; i < n; i++)
+		counted += lines[i] != NULL;
+	for (f = lp_formats; f->name; f++)
+	{
+		size_t		nr = 0;
+
+		if (f->detect <= 0)
+			continue;
+		for (i = 0; i < n; i++)
+		{
+			lp_result	r;
+
+			LP_CHECK_INTERRUPTS(steps);
+			if (lines[i] && f->parse(lines[i], lens[i], f, NULL, &r) == LP_ST_OK)
+				nr++;
+		}
+		/* the largest share; a tie goes to the earlier in detection order */
+		if (nr > 0 && (!best || nr > best_read || (nr == best_read && f->detect < best->detect)))
+		{
+			best = f;
+			best_read = nr;
+		}
+	}
+	*nlines = counted;
+	*nread = best_read;
+	if (!best || 2 * best_read < counted)
+		return NULL;
+	return best;
 }

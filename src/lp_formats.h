@@ -53,4 +53,24 @@ extern int	lp_format_may_build(const lp_format_def *fmt, unsigned opts);
  */
 extern const lp_format_def *lp_format_guess(const char *line, size_t len);
 
+/*
+ * The format of a sample of lines (logp95_detect_format): of the formats
+ * with a place in detection order, the one whose parser reads the most
+ * lines; a tie goes to the earlier in that order; NULL when none reads
+ * half of the lines or more.  lines[i] NULL is not counted (a NULL
+ * element of the sample).  *nlines: the lines counted, *nread: how many
+ * of them the format found (or the best) reads.
+ *
+ * The order (lp_formats[]): default, combined_us, combined,
+ * combined_us_query, combined_query.  A line whose request time is a whole
+ * number reads as seconds and as microseconds alike; nginx writes
+ * $request_time with a fraction always (three decimals), Apache's %D and
+ * every microsecond count never, so a sample whose request times are all
+ * whole numbers is combined_us, and one line with a fraction makes the
+ * share of combined the larger.  A _query format reads the lines its twin
+ * reads: the twin comes first.
+ */
+extern const lp_format_def *lp_format_detect(const char *const *lines, const size_t *lens, size_t n,
+											 size_t *nlines, size_t *nread);
+
 #endif							/* LP_FORMATS_H */

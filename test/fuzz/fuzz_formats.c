@@ -928,6 +928,45 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st[i] == LP_ST_OK && !c[i].route_slash && snap(st[i], &c[i], line).route != -2)
 			check_rebuild(line, size, combined_formats[i], &c[i]);
 
+	/*
+	 * every entry with LP_PARSE_FIELDS (logp95_parse): the same status and
+	 * route as without it, and the fields it adds inside the line (a status
+	 * of three digits); the direct parser counts what the entry counts
+	 */
+	{
+		char	   *fb = malloc(LP_ROUTE_BUF_SIZE(size));
+		const lp_format_def *f;
+
+		for (f = lp_formats; f->name; f++)
+		{
+			lp_parse_ctx plain = {0, fb};
+			lp_parse_ctx fields = {LP_PARSE_FIELDS, fb};
+			lp_result	a,
+						b;
+			lp_status	sa = f->parse(line, size, f, &plain, &a);
+			lp_status	sb = f->parse(line, size, f, &fields, &b);
+			lp_row		row;
+			unsigned	dflags;
+			lp_direct_fn direct = lp_format_direct(f, 0, &dflags);
+
+			FUZZ_ASSERT(sa == sb && (sa != LP_ST_OK || (a.route_len == b.route_len &&
+														 memcmp(a.route, b.route, a.route_len) == 0 &&
+														 a.latency == b.latency)));
+			FUZZ_ASSERT((b.has & ~f->has) == 0 && (a.has & ~b.has) == 0);
+			if (b.has & LP_HAS_METHOD)
+				FUZZ_ASSERT(b.method_len > 0 && inside(b.method, b.method_len, line, size));
+			if (b.has & LP_HAS_TIME)
+				FUZZ_ASSERT(inside(b.time, b.time_len, line, size) || b.time_len == 0);
+			if (b.has & LP_HAS_STATUS)
+				FUZZ_ASSERT(b.status >= 100 && b.status <= 999);
+			FUZZ_ASSERT(direct != NULL);
+			if (direct(line, size, dflags, &row))
+				FUZZ_ASSERT(sa == LP_ST_OK && row.route == a.route && row.route_len == a.route_len &&
+							row.latency == a.latency);
+		}
+		free(fb);
+	}
+
 	/* route templates and options on the raw input: within bounds, idempotent */
 	{
 		char	   *tb = malloc(LP_ROUTE_BUF_SIZE(size));

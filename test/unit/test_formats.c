@@ -103,8 +103,10 @@ test_formats_entries(void)
 			continue;
 		CHECK(f->family == want[i].family && f->unit == want[i].unit && f->detect == want[i].detect &&
 			  f->flags == want[i].flags, "entries: %s: family, unit, detection order, flags", f->name);
-		CHECK(f->has == (f->family == LP_FAMILY_DEFAULT ? (LP_HAS_ROUTE | LP_HAS_LATENCY) :
-						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME)), "entries: %s: its fields", f->name);
+		CHECK(f->has == (f->family == LP_FAMILY_DEFAULT ?
+						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD) :
+						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS)),
+			  "entries: %s: its fields", f->name);
 		CHECK(f->time_kind == (f->family == LP_FAMILY_DEFAULT ? LP_TIME_ISO8601 : LP_TIME_CLF),
 			  "entries: %s: its time", f->name);
 		if (f->family == LP_FAMILY_COMBINED)
@@ -905,4 +907,102 @@ test_formats_direct(void)
 	CHECK(counted > checked / 3, "many lines counted directly (%ld of %ld)", counted, checked);
 	CHECK(lp_format_direct(LP_FORMAT_DEFAULT, LP_PARSE_TEMPLATES, &(unsigned) {0}) == NULL,
 		  "no direct parser with templates");
+}
+
+/* Parse s with the entry `name` and LP_PARSE_FIELDS (a scratch buffer given). */
+static lp_status
+with_fields(const char *name, const char *s, lp_result *r)
+{
+	static char buf[4096];
+	const lp_format_def *fmt = lp_format_lookup(name, strlen(name));
+	lp_parse_ctx ctx = {LP_PARSE_FIELDS, buf};
+
+	memset(r, 0, sizeof(*r));
+	return fmt->parse(s, strlen(s), fmt, &ctx, r);
+}
+
+/*
+ * LP_PARSE_FIELDS (logp95_parse): the method, status and time each family
+ * returns beside route and latency, on good lines and malformed ones; the
+ * fields a format's entry names are the ones its parser can return.
+ */
+void
+test_formats_fields(void)
+{
+	lp_result	r;
+
+	CHECK_EQ_I(with_fields("default", "2026-11-07T12:00:05Z GET /a 12\r", &r), LP_ST_OK, "fields: default");
+	CHECK(r.has == (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD), "fields: default has all four");
+	CHECK(slice_is(r.time, r.time_len, "2026-11-07T12:00:05Z") && slice_is(r.method, r.method_len, "GET"),
+		  "fields: default time and method");
+	CHECK_EQ_I(with_fields("default", "  t\tPUT /a 12ms", &r), LP_ST_BAD_LATENCY, "fields: default, bad latency");
+	CHECK(r.has == (LP_HAS_TIME | LP_HAS_METHOD) && slice_is(r.method, r.method_len, "PUT"),
+		  "fields: a malformed default line keeps its time and method");
+	CHECK_EQ_I(with_fields("default", "t", &r), LP_ST_TOO_FEW_FIELDS, "fields: one field");
+	CHECK(r.has == LP_HAS_TIME && slice_is(r.time, r.time_len, "t"), "fields: one field is the time");
+
+	CHECK_EQ_I(with_fields("combined", GOOD_HEAD "0.214", &r), LP_ST_OK, "fields: combined");
+	CHECK(r.has == (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS),
+		  "fields: combined has all five");
+	CHECK(slice_is(r.method, r.method_len, "GET") && r.status == 200 &&
+		  slice_is(r.time, r.time_len, "07/Nov/2026:12:00:05 +0100"), "fields: combined method, status, time");
+	CHECK_EQ_I(with_fields("combined", GOOD_HEAD "0.2s", &r), LP_ST_BAD_SECONDS, "fields: combined, bad latency");
+	CHECK(r.has == (LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS) && r.status == 200,
+		  "fields: a bad request time keeps method, status and time");
+	CHECK_EQ_I(with_fields("combined", NGX("-", "GARBAGE"), &r), LP_ST_NOT_HTTP, "fields: not HTTP");
+	CHECK(r.has == LP_HAS_TIME, "fields: not HTTP: no method, no status, the time");
+	CHECK_EQ_I(with_fields("combined", "1.2.3.4 - - [t] \"GET / HTTP/1.1\" 2000 1 \"-\" \"-\" 0.1", &r),
+			   LP_ST_OK, "fields: a four-digit status");
+	CHECK(!(r.has & LP_HAS_STATUS) && (r.has & LP_HAS_METHOD), "fields: no status but three digits");
+	CHECK_EQ_I(with_fields("combined", "1.2.3.4 - - [t] \"GET /x", &r), LP_ST_UNTERMINATED,
+			   "fields: an unterminated request");
+	CHECK(r.has == LP_HAS_TIME, "fields: an unterminated request has only its time");
+}
+
+/* Detection: the largest share, the order on a tie, under half none; seconds or microseconds. */
+void
+test_formats_detect(void)
+{
+	static const char *const us[] = {
+		GOOD_HEAD "214567", GOOD_HEAD "1000", GOOD_HEAD "0", NULL, "junk"};
+	static const char *const secs[] = {
+		GOOD_HEAD "214", GOOD_HEAD "1000", GOOD_HEAD "0.214", "junk"};
+	static const char *const dflt[] = {
+		"2026-11-07T12:00:05Z GET /a 12", "2026-11-07T12:00:06Z GET /b 13", GOOD_HEAD "0.1"};
+	static const char *const half[] = {"2026-11-07T12:00:05Z GET /a 12", "x", "y", "z"};
+	const char *const *samples[] = {us, secs, dflt, half};
+	size_t		sizes[] = {5, 4, 3, 4};
+	const char *want[] = {"combined_us", "combined", "default", NULL};
+	size_t		want_n[] = {4, 4, 3, 4},
+				want_read[] = {3, 3, 2, 1};
+	size_t		k;
+
+	for (k = 0; k < 4; k++)
+	{
+		size_t		lens[8],
+					i,
+					nlines,
+					nread;
+		const lp_format_def *f;
+
+		for (i = 0; i < sizes[k]; i++)
+			lens[i] = samples[k][i] ? strlen(samples[k][i]) : 0;
+		f = lp_format_detect(samples[k], lens, sizes[k], &nlines, &nread);
+		CHECK(want[k] ? (f && strcmp(f->name, want[k]) == 0) : f == NULL, "detect: sample %zu is %s, got %s",
+			  k, want[k] ? want[k] : "none", f ? f->name : "none");
+		CHECK(nlines == want_n[k] && nread == want_read[k], "detect: sample %zu: %zu of %zu lines read",
+			  k, nread, nlines);
+	}
+	/* a whole number of microseconds is never taken for seconds: both read it, combined_us first */
+	CHECK(lp_format_lookup("combined_us", 11)->detect < lp_format_lookup("combined", 8)->detect,
+		  "detect: combined_us before combined");
+	CHECK(lp_format_lookup("combined", 8)->detect < lp_format_lookup("combined_query", 14)->detect,
+		  "detect: combined before combined_query");
+	{
+		size_t		nlines,
+					nread;
+
+		CHECK(lp_format_detect(NULL, NULL, 0, &nlines, &nread) == NULL && nlines == 0,
+			  "detect: an empty sample");
+	}
 }
