@@ -49,23 +49,28 @@ logp95_line_error(const lp_format_def *fmt, const lp_parse_ctx *ctx,
 {
 	lp_result	lf;
 	lp_status	st = fmt->parse(line, len, fmt, ctx, &lf);
-	const lp_status_def *def;
 
 	if (st <= LP_ST_OK || st >= LP_ST_COUNT)
 		elog(ERROR, "log line error reported for parse status %d", (int) st);
-	def = &lp_status_defs[st];
-	if (def->arg == LP_SARG_BAD)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg(def->message,
-						lf.bad ? logp95_quote(lf.bad, lf.bad_len) : ""),
-				 logp95_errdetail_line(line, len),
-				 logp95_line_hint(fmt, line, len)));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg(def->message, lf.nwant, lf.nfields),
+			 errmsg("%s", logp95_problem(st, &lf)),
 			 logp95_errdetail_line(line, len),
 			 logp95_line_hint(fmt, line, len)));
+}
+
+/* See logp95_count.h. */
+char *
+logp95_problem(lp_status st, const lp_result *r)
+{
+	const lp_status_def *def;
+
+	if (st <= LP_ST_OK || st >= LP_ST_COUNT)
+		return NULL;
+	def = &lp_status_defs[st];
+	if (def->arg == LP_SARG_BAD)
+		return psprintf(def->message, r->bad ? logp95_quote(r->bad, r->bad_len) : "");
+	return psprintf(def->message, r->nwant, r->nfields);
 }
 
 /* See logp95_count.h. */

@@ -35,6 +35,13 @@
 extern bool logp95_skip_malformed(lp_state *st, unsigned opts);
 
 /*
+ * The message of a malformed line's status st (NULL for LP_ST_OK), with
+ * what r says it quotes, palloc'd: the text of the 22P02 error and of
+ * logp95_parse's problem column, one wording for both (lp_status_defs[]).
+ */
+extern char *logp95_problem(lp_status st, const lp_result *r);
+
+/*
  * A line of format `fmt` (parsed with ctx, NULL: no options) that did not
  * parse: counted in skip mode, else the 22P02 error that describes it
  * (the message of its status, lp_status_defs[]).
