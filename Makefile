@@ -4,35 +4,44 @@ MODULE_big = logp95
 OBJS = \
 	src/logp95.o \
 	src/logp95_agg.o \
+	src/logp95_agg_compat.o \
 	src/logp95_compare.o \
+	src/logp95_count.o \
 	src/logp95_expanded.o \
 	src/logp95_gen.o \
 	src/logp95_io.o \
 	src/logp95_merge.o \
 	src/logp95_ops.o \
+	src/logp95_parse.o \
 	src/logp95_report.o \
 	src/logp95_stats.o \
 	src/logp95_ts.o \
 	src/lp_arith.o \
 	src/lp_codec.o \
+	src/lp_combined.o \
 	src/lp_compare.o \
 	src/lp_definition.o \
 	src/lp_common.o \
+	src/lp_default.o \
 	src/lp_format.o \
 	src/lp_formats.o \
 	src/lp_gen.o \
 	src/lp_hist.o \
 	src/lp_json.o \
+	src/lp_options.o \
 	src/lp_parse.o \
 	src/lp_partial.o \
 	src/lp_presets.o \
 	src/lp_rank.o \
+	src/lp_simd.o \
 	src/lp_sort.o \
 	src/lp_state.o \
 	src/lp_stats.o \
 	src/lp_tag.o \
+	src/lp_templates.o \
 	src/lp_token.o \
-	src/lp_ts.o
+	src/lp_ts.o \
+	src/lp_units.o
 
 EXTENSION = logp95
 # The version CREATE EXTENSION installs, read from the control file; the C
@@ -43,7 +52,7 @@ DATA = logp95--1.0.sql logp95--1.0--1.1.sql logp95--1.1--1.2.sql
 PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous compare memory
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous compare memory formats_parse
 # make installcheck runs pg_regress alone; the server's TAP tests (on
 # PostgreSQL::Test::Cluster, one behaviour a file) run by make
 # prove_installcheck (below), the other layers by make -C test.

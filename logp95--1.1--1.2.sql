@@ -759,3 +759,26 @@ ROWS 300;
 
 COMMENT ON FUNCTION logp95_compare(logp95_state, logp95_state) IS
 'per route of either state: requests and p95 before and after, the share of (before, after) pairs where after is slower (ties half), the two-sided Mann-Whitney p-value (normal approximation, tie and continuity corrections) and the binomial p-value of the after-requests above the before p95';
+
+-- What a line gives, and which format a log is in (issue 23).
+-- ---------------------------------------------------------------------
+-- logp95_parse shows what a format makes of one line: its time, method,
+-- route, status and latency, and for a malformed line the message
+-- logp95_agg raises in error mode (STABLE: messages may be worded better
+-- in a later version; not for indexes).  logp95_detect_format names the
+-- format of a sample of lines (src/lp_formats.c, lp_format_detect).
+
+CREATE FUNCTION logp95_parse(line text, format text DEFAULT 'default')
+RETURNS TABLE (ts timestamptz, method text, route text, status int,
+	latency_ms bigint, problem text)
+AS 'MODULE_PATHNAME', 'logp95_parse' LANGUAGE C STABLE STRICT PARALLEL SAFE
+ROWS 1;
+
+COMMENT ON FUNCTION logp95_parse(text, text) IS
+'one row: what the format makes of the line (time, method, route, status, latency in ms; NULL where the format or the line has none) and, for a malformed line, the problem logp95_agg would raise';
+
+CREATE FUNCTION logp95_detect_format(sample text[]) RETURNS text
+AS 'MODULE_PATHNAME', 'logp95_detect_format' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_detect_format(text[]) IS
+'the format that reads the largest share of the sample''s lines (a tie goes to the earlier of default, combined_us, combined, combined_us_query, combined_query), NULL when none reads half of them';

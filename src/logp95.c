@@ -11,6 +11,7 @@
 #include "utils/memutils.h"
 
 #include "logp95.h"
+#include "lp_simd.h"
 
 /*
  * PostgreSQL 18 records the library's name and version, shown by
@@ -55,7 +56,8 @@ logp95_interrupt_hook(void)
 }
 
 /*
- * Module load: draw the hash key, register settings and the interrupt hook.
+ * Module load: draw the hash key, register settings and the interrupt hook,
+ * choose the CPU build of the parsers.
  * The key is drawn before any state exists in this process, and never
  * again (see lp_hash.h); a library preloaded by the postmaster gives every
  * backend forked from it the same secret key.
@@ -71,6 +73,8 @@ _PG_init(void)
 				 errmsg("could not generate a random hash key for logp95")));
 	lp_hash_set_key((const uint64_t *) key);
 	lp_interrupt_hook = logp95_interrupt_hook;
+	/* the CPU build of the parsers (lp_simd.h), once for the process */
+	lp_simd_choose();
 	DefineCustomEnumVariable("logp95.on_malformed",
 							 "What logp95_agg does with a malformed log line.",
 							 "\"error\" raises an error; \"skip\" counts the line (see logp95_malformed) and goes on.",

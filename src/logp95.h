@@ -4,6 +4,7 @@
 
 #include "postgres.h"
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
 #if PG_VERSION_NUM >= 160000
 #include "varatt.h"				/* VARDATA_ANY and friends moved here in 16 */
@@ -115,6 +116,14 @@ typedef void (*logp95_row_fn) (const lp_route_view *rv, Datum *values,
  */
 extern Datum logp95_route_rows(FunctionCallInfo fcinfo, bytea *st,
 							   logp95_row_fn fill, void *arg);
+
+/*
+ * The instant of a line of format `fmt` read by its entry's reader (the
+ * time logp95_line_ts gives, in UTC), or false when the line has none that
+ * is well formed (logp95_ts.c).  Never an error.
+ */
+extern bool logp95_line_instant(const lp_format_def *fmt, const char *line, size_t len,
+								Timestamp *out);
 
 /* The format called name[0 .. len) in lp_formats[]; ERROR 22023 when unknown. */
 extern const lp_format_def *logp95_format_named(const char *name, int len);

@@ -45,6 +45,17 @@ logp95_ts_value(const lp_ts *t, Timestamp *out)
 	return true;
 }
 
+/* See logp95.h. */
+bool
+logp95_line_instant(const lp_format_def *fmt, const char *line, size_t len, Timestamp *out)
+{
+	lp_ts		ts;
+
+	if (fmt->read_ts(line, len, &ts) != LP_TS_OK)
+		return false;
+	return logp95_ts_value(&ts, out);
+}
+
 /*
  * The timestamp of one line in format `fmt`, or false when it has none
  * that is well formed: the caller returns NULL.  Never an error, so that
@@ -54,11 +65,7 @@ logp95_ts_value(const lp_ts *t, Timestamp *out)
 static bool
 logp95_line_ts_in(text *t, const lp_format_def *fmt, Timestamp *out)
 {
-	lp_ts		ts;
-
-	if (fmt->read_ts(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ts) != LP_TS_OK)
-		return false;
-	return logp95_ts_value(&ts, out);
+	return logp95_line_instant(fmt, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), out);
 }
 
 PG_FUNCTION_INFO_V1(logp95_line_ts);

@@ -1,8 +1,8 @@
 /*
  * src/lp_combined_impl.h -- the combined-format parser, instantiated once per
- * instruction set (plain C, included by lp_formats.c only)
+ * instruction set (plain C, included by lp_combined.c only)
  *
- * lp_formats.c includes this file twice: with LP_CI_AVX2 0 for the base
+ * lp_combined.c includes this file twice: with LP_CI_AVX2 0 for the base
  * build (SSE2 on x86-64, SWAR or bytes elsewhere) and, on x86-64 with GCC or
  * clang, with LP_CI_AVX2 1 and LP_CI_ATTR = target("avx2"), whose scans step
  * 32 bytes at a time.  lp_combined_parser() picks one at run time from what
@@ -19,12 +19,30 @@
  * more costly than the instructions.  Each path checks that it finds what
  * the scans would and otherwise leaves the line to them.
  *
+ * The grammar is written here; how a CPU finds a byte class is written in
+ * lp_simd.h (lp_eq3_16, lp_eq3_32, lp_blk64_eq, lp_prefix_xor64,
+ * lp_ctz128, ...), whose primitives each have a scalar twin in the unit
+ * tests.
+ *
  * Parameters: LP_CI(name) names a function of this instantiation;
- * LP_CI_ATTR is its function attribute; LP_CI_AVX2 says whether lp_mask32
- * may be used.
+ * LP_CI_ATTR is its function attribute; LP_CI_AVX2 says whether the AVX2
+ * primitives (32 bytes a step) may be used.
  */
 #if !defined(LP_CI) || !defined(LP_CI_ATTR) || !defined(LP_CI_AVX2)
-#error "lp_combined_impl.h is included by lp_formats.c with LP_CI, LP_CI_ATTR and LP_CI_AVX2 defined"
+#error "lp_combined_impl.h is included by lp_combined.c with LP_CI, LP_CI_ATTR and LP_CI_AVX2 defined"
+#endif
+
+/* The 64-byte block of this build's whole-block paths (lp_simd.h). */
+#if LP_CI_AVX2
+#define LP_CI_BLK lp_blk64x2
+#define LP_CI_BLK_LOAD lp_blk64x2_load
+#define LP_CI_BLK_EQ lp_blk64x2_eq
+#define LP_CI_BLK_EQ2 lp_blk64x2_eq2
+#elif defined(LP_SIMD_SSE2)
+#define LP_CI_BLK lp_blk64
+#define LP_CI_BLK_LOAD lp_blk64_load
+#define LP_CI_BLK_EQ lp_blk64_eq
+#define LP_CI_BLK_EQ2 lp_blk64_eq2
 #endif
 
 /*
@@ -36,57 +54,57 @@
 static LP_ALWAYS_INLINE LP_CI_ATTR const char *
 LP_CI(lp_scan3)(const char *lo, const char *p, const char *end, char a, char b, char c)
 {
-#ifdef __SSE2__
-	const __m128i va = _mm_set1_epi8(a);
-	const __m128i vb = _mm_set1_epi8(b);
-	const __m128i vc = _mm_set1_epi8(c);
+#ifdef LP_SIMD_SSE2
+	const __m128i va = lp_splat16(a);
+	const __m128i vb = lp_splat16(b);
+	const __m128i vc = lp_splat16(c);
 	unsigned	m;
 
 #if LP_CI_AVX2
 	/* 32 bytes a step; the last 32 of a line of 32 bytes or more at once */
 	{
-		const __m256i wa = _mm256_set1_epi8(a);
-		const __m256i wb = _mm256_set1_epi8(b);
-		const __m256i wc = _mm256_set1_epi8(c);
+		const __m256i wa = lp_splat32(a);
+		const __m256i wb = lp_splat32(b);
+		const __m256i wc = lp_splat32(c);
 
 		while (end - p >= 32)
 		{
-			m = lp_mask32(p, wa, wb, wc);
+			m = lp_eq3_32(p, wa, wb, wc);
 			if (m)
-				return p + __builtin_ctz(m);
+				return p + lp_ctz32(m);
 			p += 32;
 		}
 		if (p < end && end - lo >= 32)
 		{
-			m = lp_mask32(end - 32, wa, wb, wc) >> (32 - (end - p));
-			return m ? p + __builtin_ctz(m) : NULL;
+			m = lp_eq3_32(end - 32, wa, wb, wc) >> (32 - (end - p));
+			return m ? p + lp_ctz32(m) : NULL;
 		}
 	}
 #endif
 	while (end - p >= 16)
 	{
-		m = lp_mask16(p, va, vb, vc);
+		m = lp_eq3_16(p, va, vb, vc);
 		if (m)
-			return p + __builtin_ctz(m);
+			return p + lp_ctz32(m);
 		p += 16;
 	}
 	if (p < end && end - lo >= 16)
 	{
-		m = lp_mask16(end - 16, va, vb, vc) >> (16 - (end - p));
-		return m ? p + __builtin_ctz(m) : NULL;
+		m = lp_eq3_16(end - 16, va, vb, vc) >> (16 - (end - p));
+		return m ? p + lp_ctz32(m) : NULL;
 	}
-#elif defined(LP_SWAR_SCAN)
-	const uint64_t wa = UINT64_C(0x0101010101010101) * (unsigned char) a;
-	const uint64_t wb = UINT64_C(0x0101010101010101) * (unsigned char) b;
-	const uint64_t wc = UINT64_C(0x0101010101010101) * (unsigned char) c;
+#elif defined(LP_SIMD_SWAR)
+	const uint64_t wa = lp_swar_splat(a);
+	const uint64_t wb = lp_swar_splat(b);
+	const uint64_t wc = lp_swar_splat(c);
 
 	(void) lo;
 	while (end - p >= 8)
 	{
-		uint64_t	m = lp_mask8(p, wa, wb, wc);
+		uint64_t	m = lp_swar_eq3(p, wa, wb, wc);
 
 		if (m)
-			return p + (__builtin_ctzll(m) >> 3);
+			return p + (lp_ctz64(m) >> 3);
 		p += 8;
 	}
 #else
@@ -179,7 +197,7 @@ LP_CI(lp_close_quote)(const char *lo, const char *p, const char *end)
  * the line, end its end.  stop: NULL, or (from lp_front, when the request
  * ends within the line's first 128 bytes) the bits of its blanks and '?'.
  */
-static LP_ALWAYS_INLINE LP_CI_ATTR lp_cparse_status
+static LP_ALWAYS_INLINE LP_CI_ATTR lp_status
 LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, const char *end,
 						const uint64_t *stop, unsigned flags, lp_cline *out)
 {
@@ -187,20 +205,18 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 	const char *t;
 	const char *te;
 
-#ifdef __SSE2__
+#ifdef LP_SIMD_SSE2
 	/*
 	 * The usual method, capital letters and a blank, read at once: the
-	 * first of the 16 bytes at rq that is not a capital letter (signed
-	 * compares: bytes from 0x80 on are below 'A').  Capitals are tchars, so
-	 * the loop below would stop at that same blank; any other method goes
-	 * through the loop (the branch follows the log, not the line).
+	 * first of the 16 bytes at rq that is not a capital letter.  Capitals
+	 * are tchars, so the loop below would stop at that same blank; any
+	 * other method goes through the loop (the branch follows the log, not
+	 * the line).
 	 */
 	if (end - rq >= 16)
 	{
-		const __m128i v = _mm_loadu_si128((const __m128i *) rq);
-		unsigned	caps = (unsigned) _mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
-																	  _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1))));
-		unsigned	j = (unsigned) __builtin_ctz(~caps);
+		unsigned	caps = lp_upper_16(rq);
+		unsigned	j = lp_ctz32(~caps);
 
 		if (j > 0 && j < 16 && rq + j < rq_end && rq[j] == ' ')
 			m = rq + j;
@@ -210,20 +226,20 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 		while (m < rq_end && lp_tchar[(unsigned char) *m])
 			m++;
 	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
-		return LP_C_BAD_REQUEST;	/* nginx's "-": no request line */
+		return LP_ST_BAD_REQUEST;	/* nginx's "-": no request line */
 	if (m == rq || m == rq_end || *m != ' ')
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 	t = m + 1;
 	/*
 	 * The usual origin-form target with its query string dropped: the route
 	 * ends at the first blank or '?', found in one scan (the path below
 	 * gives the same: no "*", no scheme, never empty)
 	 */
-	if (!(flags & LP_FMT_KEEP_QUERY) && t < rq_end && *t == '/')
+	if (!(flags & LP_PARSE_KEEP_QUERY) && t < rq_end && *t == '/')
 	{
 		const char *h;
 
-#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
+#if defined(LP_SIMD_SSE2) && defined(LP_SIMD_U128)
 		if (stop)
 		{
 			/* the first blank or '?' at or after t, from lp_front's masks */
@@ -239,17 +255,17 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 
 		out->route = t;
 		out->route_len = (size_t) ((h ? h : rq_end) - t);
-		return LP_C_OK;
+		return LP_ST_OK;
 	}
 	te = LP_CI(lp_scan2)(lo, t, rq_end, ' ', '\t');
 	if (!te)
 		te = rq_end;
 	if (te == t)
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 	/* the HTTP/2 connection preface, sent to an HTTP/1 port */
 	if (m - rq == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && *t == '*' &&
 		rq_end - te == 9 && memcmp(te, " HTTP/2.0", 9) == 0)
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 
 	/* absolute form, scheme://authority[/path][?query]: the path counts */
 	if ((unsigned) ((*t | 0x20) - 'a') <= 25)
@@ -263,11 +279,11 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 			s += 3;
 			while (s < te && *s != '/' && *s != '?')
 				s++;
-			if (s == te || (*s == '?' && !(flags & LP_FMT_KEEP_QUERY)))
+			if (s == te || (*s == '?' && !(flags & LP_PARSE_KEEP_QUERY)))
 			{
 				out->route = "/";
 				out->route_len = 1;
-				return LP_C_OK;
+				return LP_ST_OK;
 			}
 			out->route_slash = *s == '?';
 			t = s;
@@ -275,7 +291,7 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 	}
 	out->route = t;
 	out->route_len = (size_t) (te - t);
-	if (!(flags & LP_FMT_KEEP_QUERY))
+	if (!(flags & LP_PARSE_KEEP_QUERY))
 	{
 		const char *qm = LP_CI(lp_scan2)(lo, t, te, '?', '?');
 
@@ -283,64 +299,30 @@ LP_CI(lp_request_route)(const char *lo, const char *rq, const char *rq_end, cons
 			out->route_len = (size_t) (qm - t);
 	}
 	if (out->route_len == 0)
-		return LP_C_BAD_REQUEST;
-	return LP_C_OK;
+		return LP_ST_BAD_REQUEST;
+	return LP_ST_OK;
 }
 
-#ifdef __SSE2__
+#ifdef LP_SIMD_SSE2
 /*
  * The masks of the whole-block paths for the 64 bytes at s, a bit a byte:
- * m[k] for each class k (LP_WM_*, lp_formats.c) below n, a constant at each
+ * m[k] for each class k (LP_WM_*, lp_combined.c) below n, a constant at each
  * call site (LP_WM_TAIL for the tail's three, LP_WM_CLASSES for the front).
  */
 static LP_ALWAYS_INLINE LP_CI_ATTR void
 LP_CI(lp_word_masks)(const char *s, uint64_t m[LP_WM_CLASSES], int n)
 {
-#if LP_CI_AVX2
-	const __m256i v0 = _mm256_loadu_si256((const __m256i *) s);
-	const __m256i v1 = _mm256_loadu_si256((const __m256i *) (s + 32));
+	LP_CI_BLK	b = LP_CI_BLK_LOAD(s);
 
-#define LP_FW_EQ(v, c) _mm256_cmpeq_epi8((v), _mm256_set1_epi8(c))
-#define LP_FW_BITS(x) ((uint64_t) (uint32_t) _mm256_movemask_epi8(x))
-#define LP_FW_OR(x, y) _mm256_or_si256((x), (y))
-#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 32)
-#else
-	const __m128i v0 = _mm_loadu_si128((const __m128i *) s);
-	const __m128i v1 = _mm_loadu_si128((const __m128i *) (s + 16));
-	const __m128i v2 = _mm_loadu_si128((const __m128i *) (s + 32));
-	const __m128i v3 = _mm_loadu_si128((const __m128i *) (s + 48));
-
-#define LP_FW_EQ(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8(c))
-#define LP_FW_BITS(x) ((uint64_t) (unsigned) _mm_movemask_epi8(x))
-#define LP_FW_OR(x, y) _mm_or_si128((x), (y))
-#define LP_FW(E) (LP_FW_BITS(E(v0)) | LP_FW_BITS(E(v1)) << 16 | \
-				  LP_FW_BITS(E(v2)) << 32 | LP_FW_BITS(E(v3)) << 48)
-#endif
-#define LP_FW_Q(v) LP_FW_EQ(v, '"')
-#define LP_FW_LB(v) LP_FW_EQ(v, '[')
-#define LP_FW_RB(v) LP_FW_EQ(v, ']')
-#define LP_FW_BS(v) LP_FW_EQ(v, '\\')
-#define LP_FW_BL(v) LP_FW_OR(LP_FW_EQ(v, ' '), LP_FW_EQ(v, '\t'))
-#define LP_FW_QM(v) LP_FW_EQ(v, '?')
-	m[LP_WM_Q] = LP_FW(LP_FW_Q);
-	m[LP_WM_BS] = LP_FW(LP_FW_BS);
-	m[LP_WM_BL] = LP_FW(LP_FW_BL);
+	m[LP_WM_Q] = LP_CI_BLK_EQ(b, '"');
+	m[LP_WM_BS] = LP_CI_BLK_EQ(b, '\\');
+	m[LP_WM_BL] = LP_CI_BLK_EQ2(b, ' ', '\t');
 	if (n > LP_WM_TAIL)
 	{
-		m[LP_WM_LB] = LP_FW(LP_FW_LB);
-		m[LP_WM_RB] = LP_FW(LP_FW_RB);
-		m[LP_WM_QM] = LP_FW(LP_FW_QM);
+		m[LP_WM_LB] = LP_CI_BLK_EQ(b, '[');
+		m[LP_WM_RB] = LP_CI_BLK_EQ(b, ']');
+		m[LP_WM_QM] = LP_CI_BLK_EQ(b, '?');
 	}
-#undef LP_FW_EQ
-#undef LP_FW_BITS
-#undef LP_FW_OR
-#undef LP_FW
-#undef LP_FW_Q
-#undef LP_FW_LB
-#undef LP_FW_RB
-#undef LP_FW_BS
-#undef LP_FW_BL
-#undef LP_FW_QM
 }
 
 /*
@@ -418,14 +400,7 @@ LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfi
 			bl = m[LP_WM_BL] >> sh;
 		}
 		/* x: bytes at or after an opening quote and before its closing one */
-		x = q;
-		x ^= x << 1;
-		x ^= x << 2;
-		x ^= x << 4;
-		x ^= x << 8;
-		x ^= x << 16;
-		x ^= x << 32;
-		x ^= inq;
+		x = lp_prefix_xor64(q) ^ inq;
 		open = q & x;
 		close = q & ~x;
 		/* separators: blanks outside quoted fields, and every byte past the end */
@@ -442,10 +417,10 @@ LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfi
 		/* field starts: a byte that is no separator after one that is */
 		f = ~s;
 		st = f & (s << 1 | prev_sep);
-		count += __builtin_popcountll(st);
+		count += (int) lp_popcount64(st);
 		if (st)
 		{
-			ls = (k << 6) + 63 - (size_t) __builtin_clzll(st);
+			ls = (k << 6) + lp_top64(st);
 			found = 1;
 		}
 		prev_sep = s >> 63;
@@ -462,7 +437,7 @@ LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfi
 
 		while (!s && ++w < nw)
 			s = sep[w];
-		e = s ? (w << 6) + (size_t) __builtin_ctzll(s) : n;
+		e = s ? (w << 6) + lp_ctz64(s) : n;
 		if (e > n)
 			e = n;
 		*last = p + ls;
@@ -473,7 +448,7 @@ LP_CI(lp_tail_fields)(const char *line, const char *p, const char *end, int *nfi
 }
 #endif
 
-#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
+#if defined(LP_SIMD_SSE2) && defined(LP_SIMD_U128)
 /*
  * The request and the time of a line of 128 bytes or more whose request
  * closes within its first 128 bytes (most lines): found from masks of those
@@ -547,9 +522,12 @@ LP_CI(lp_front)(const char *line, const char *end, const char **rq, const char *
 }
 #endif
 
-/* See lp_formats.h: lp_parse_combined. */
-static LP_CI_ATTR lp_cparse_status
-LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline *out)
+/*
+ * lp_parse_combined (lp_combined.h), inline in both functions of this
+ * build below: the parser, and the direct parser of the entries.
+ */
+static LP_ALWAYS_INLINE LP_CI_ATTR lp_status
+LP_CI(lp_combined_core)(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
 	const char *end = line + len;
 	const char *p;
@@ -560,8 +538,8 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	size_t		last_len = 0;
 	int			last_quoted = 0;
 	int			nfields = 0;
-	lp_cparse_status st;
-#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
+	lp_status	st;
+#if defined(LP_SIMD_SSE2) && defined(LP_SIMD_U128)
 	uint64_t	stop[2];
 #endif
 	const uint64_t *stopp = NULL;
@@ -580,7 +558,7 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 		end--;
 
 	/* "request": the first field opened by a '"'; [time]: the last '[' before it */
-#if defined(__SSE2__) && defined(__SIZEOF_INT128__)
+#if defined(LP_SIMD_SSE2) && defined(LP_SIMD_U128)
 	if (LP_CI(lp_front)(line, end, &rq, &lb, &p, &q, stop))
 	{
 		stopp = stop;
@@ -592,17 +570,17 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	{
 		rq = LP_CI(lp_find_request)(line, end, &lb);
 		if (!LP_CI(lp_find_time)(line, lb, rq ? rq : end, &out->time, &out->time_len))
-			return LP_C_NO_TIME;
+			return LP_ST_NO_TIME;
 		if (!rq)
-			return LP_C_NO_REQUEST;
+			return LP_ST_NO_REQUEST;
 		q = LP_CI(lp_close_quote)(line, rq, end);
 		if (!q)
-			return LP_C_UNTERMINATED;
+			return LP_ST_UNTERMINATED;
 	}
 	out->request = rq + 1;
 	out->request_len = (size_t) (q - rq - 1);
 	st = LP_CI(lp_request_route)(line, out->request, q, end, stopp, flags, out);
-	if (st != LP_C_OK)
+	if (st != LP_ST_OK)
 		return st;
 
 	/*
@@ -610,7 +588,7 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	 * (counted in a local: out may alias the line for the compiler)
 	 */
 	p = q + 1;
-#ifdef __SSE2__
+#ifdef LP_SIMD_SSE2
 	if (LP_CI(lp_tail_fields)(line, p, end, &nfields, &last, &last_len, &last_quoted))
 		p = end;
 #endif
@@ -627,7 +605,7 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 			if (!q)
 			{
 				out->tail_fields = nfields;
-				return LP_C_UNTERMINATED;
+				return LP_ST_UNTERMINATED;
 			}
 			p = q + 1;
 			last_quoted = 1;
@@ -644,14 +622,14 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	}
 	out->tail_fields = nfields;
 	if (out->tail_fields < LP_C_MIN_TAIL_FIELDS)
-		return LP_C_TOO_FEW_FIELDS;
+		return LP_ST_TOO_FEW_TAIL_FIELDS;
 	if (last_quoted)
-		st = LP_C_BAD_LATENCY;
-	else if (flags & LP_FMT_MICROS)
+		st = (flags & LP_C_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS;
+	else if (flags & LP_C_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
 		st = lp_seconds_ms(last, last_len, &out->latency);
-	if (st != LP_C_OK)
+	if (st != LP_ST_OK)
 	{
 		out->bad = last;
 		out->bad_len = last_len;
@@ -659,6 +637,35 @@ LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline 
 	return st;
 }
 
+/* See lp_combined.h: lp_parse_combined, this build. */
+static LP_CI_ATTR lp_status
+LP_CI(lp_parse_combined)(const char *line, size_t len, unsigned flags, lp_cline *out)
+{
+	return LP_CI(lp_combined_core)(line, len, flags, out);
+}
+
+/*
+ * See lp_combined.h: lp_combined_direct, this build.  A line whose route
+ * has to be built (route_slash) goes to the entry's parser, which finds
+ * the same and builds it.
+ */
+static LP_CI_ATTR int
+LP_CI(lp_combined_direct)(const char *line, size_t len, unsigned flags, lp_row *out)
+{
+	lp_cline	cl;
+
+	if (LP_CI(lp_combined_core)(line, len, flags, &cl) != LP_ST_OK || cl.route_slash)
+		return 0;
+	out->route = cl.route;
+	out->route_len = cl.route_len;
+	out->latency = cl.latency;
+	return 1;
+}
+
 #undef LP_CI
 #undef LP_CI_ATTR
 #undef LP_CI_AVX2
+#undef LP_CI_BLK
+#undef LP_CI_BLK_LOAD
+#undef LP_CI_BLK_EQ
+#undef LP_CI_BLK_EQ2

@@ -3,6 +3,7 @@
 #define LP_FORMAT_H
 
 #include "lp_common.h"
+#include "lp_ts.h"
 
 /*
  * The contract between the parsers of every log format (the default and
@@ -126,8 +127,8 @@ typedef struct lp_result
 } lp_result;
 
 /*
- * Per-call options every parser honours (the rest of LP_OPT_* in
- * lp_formats.h is the caller's business).
+ * Per-call options every parser honours (LP_OPT_* in lp_options.h, the
+ * malformed policy, are the caller's business).
  */
 #define LP_PARSE_KEEP_QUERY	0x01	/* the query string stays in the route */
 #define LP_PARSE_TEMPLATES	0x04	/* fold ids in the route's path into :id, :uuid, :hex */
@@ -140,6 +141,93 @@ typedef struct lp_parse_ctx
 	unsigned	flags;			/* LP_PARSE_* */
 	char	   *buf;			/* scratch for a built route: LP_ROUTE_BUF_SIZE(len) bytes, or NULL */
 } lp_parse_ctx;
+
+/* ---------- a format: the entry that carries its behaviour ---------- */
+
+/*
+ * A format is one entry, lp_format_def, the way PostgreSQL's copyapi.h
+ * gives each COPY format one struct of callbacks: what its lines carry
+ * (fields, latency unit, time), how to parse them (a parser for any line,
+ * and for the usual line a direct one), what callers may do with it
+ * (generate it, name it in a hint, detect it).  The table of the formats
+ * logp95 knows, lp_formats[], sits above the parsers (lp_formats.h); the
+ * entry's type sits here, below them, so that a parser reads its entry
+ * without including the table.
+ */
+typedef struct lp_format_def lp_format_def;
+
+/* The parser families (lp_format_def.family): which unit parses the lines. */
+typedef enum lp_family
+{
+	LP_FAMILY_DEFAULT = 0,		/* "<timestamp> <method> <route> <latency_ms>" (lp_default.c) */
+	LP_FAMILY_COMBINED			/* nginx's combined + a request time (lp_combined.c) */
+} lp_family;
+
+/*
+ * Parse one line of format `fmt` with the options of `ctx` (NULL: none):
+ * LP_ST_OK with the route and latency in *out, or why the line is
+ * malformed with what the status's message quotes.  The route points into
+ * the line, or into ctx->buf when it was built.
+ */
+typedef lp_status (*lp_line_parser) (const char *line, size_t len,
+									 const lp_format_def *fmt,
+									 const lp_parse_ctx *ctx, lp_result *out);
+
+/* What a direct parser gives: the route, a slice of the line, and the latency. */
+typedef struct lp_row
+{
+	const char *route;			/* the route, inside the line */
+	size_t		route_len;
+	int64_t		latency;		/* milliseconds, >= 0 */
+} lp_row;
+
+/*
+ * A direct per-row parser, for the usual line at the aggregate's speed:
+ * 1 with *out when the line counts as it stands (its route a slice of the
+ * line), 0 otherwise (a malformed line, or one whose route must be built):
+ * the entry's parser then decides.  For every line it counts it finds the
+ * route and latency the entry's parser finds.  flags: the entry's pflags
+ * with the call's LP_PARSE_KEEP_QUERY (lp_format_direct, lp_formats.h).
+ */
+typedef int (*lp_direct_fn) (const char *line, size_t len, unsigned flags, lp_row *out);
+
+/* Read the timestamp of one line (out->text set whenever a field was found). */
+typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
+
+/* What callers may do with a format (lp_format_def.flags). */
+#define LP_FMT_GENERATE		0x01	/* logp95_generate writes it (lp_gen.h) */
+#define LP_FMT_HINT			0x02	/* a malformed default line that reads as it is told to pass it */
+
+/*
+ * The options that may make a parser build a route in ctx->buf, besides
+ * LP_PARSE_KEEP_QUERY: a direct parser takes none of them.
+ */
+#define LP_PARSE_BUILD		(LP_PARSE_TEMPLATES | LP_PARSE_HOST | LP_PARSE_UNESCAPE)
+
+/*
+ * Return every field the format has (method, status, time: logp95_parse),
+ * not only the route and the latency the aggregate needs, also for a line
+ * that is malformed.
+ */
+#define LP_PARSE_FIELDS		0x100
+
+/* One log format. */
+struct lp_format_def
+{
+	const char *name;			/* the name SQL callers give, e.g. "combined" */
+	lp_family	family;			/* the unit that parses its lines */
+	lp_unit		unit;			/* the unit its lines log the latency in */
+	unsigned	has;			/* LP_HAS_* of the fields its parser returns
+								 * (with LP_PARSE_FIELDS: route and latency always) */
+	lp_time_kind time_kind;		/* how its lines write their time */
+	lp_ts_reader read_ts;		/* reads that time from a line (logp95_line_ts) */
+	lp_line_parser parse;		/* parses any line: the route, or why it is malformed */
+	const lp_direct_fn *direct; /* one direct parser per lp_isa (lp_simd.h), or NULL */
+	unsigned	pflags;			/* flags its parsers are given: LP_PARSE_KEEP_QUERY (a
+								 * _query format), its family's own (LP_C_MICROS) */
+	unsigned	flags;			/* LP_FMT_*: what callers may do with it */
+	int			detect;			/* its place in detection order, 1 first; 0: never */
+};
 
 /* Scratch a route built from a line of len bytes may need. */
 #define LP_ROUTE_BUF_SIZE(len) (2 * (size_t) (len) + 2)

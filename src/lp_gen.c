@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lp_options.h"
+
 /* 2026-11-07T00:00:00 UTC as days since 1970-01-01. */
 #define LP_GEN_EPOCH_DAYS 20764
 
@@ -110,11 +112,11 @@ lp_gen_set_format(lp_gen *g, const lp_format_def *fmt)
 	g->fmt = fmt ? fmt : LP_FORMAT_DEFAULT;
 }
 
-/* Whether the generator writes format f: the default and the combined family. */
+/* Whether the generator writes format f (its entry says so: LP_FMT_GENERATE). */
 static int
 lp_gen_writes(const lp_format_def *f)
 {
-	return f == LP_FORMAT_DEFAULT || f->read_ts == lp_combined_ts;
+	return (f->flags & LP_FMT_GENERATE) != 0;
 }
 
 /* See lp_gen.h. */
@@ -194,7 +196,7 @@ lp_gen_default(lp_gen *g, int64_t i, char *buf)
 /*
  * The combined formats: nginx's combined log_format followed by
  * " $request_time" (seconds, three decimals), or by Apache's %D
- * (microseconds) for a format with LP_FMT_MICROS.  Route, method and
+ * (microseconds) for a format whose unit is LP_UNIT_US.  Route, method and
  * latency come from lp_gen_draw; everything else (client, user, query
  * string, protocol, status, size, referer, user agent) from a hash of
  * (seed, i), so that the route sequence stays the default format's.
@@ -314,7 +316,7 @@ lp_gen_combined(lp_gen *g, int64_t i, char *buf)
 			   agents[(e2 >> 52) % (sizeof(agents) / sizeof(agents[0]))]);
 
 	/* request time: seconds with three decimals, or integer microseconds */
-	if (g->fmt->flags & LP_FMT_MICROS)
+	if (g->fmt->unit == LP_UNIT_US)
 		LP_GEN_PUT("%llu", (unsigned long long) lat * 1000);
 	else
 		LP_GEN_PUT("%llu.%03llu", (unsigned long long) lat / 1000,
@@ -328,7 +330,8 @@ lp_gen_combined(lp_gen *g, int64_t i, char *buf)
 size_t
 lp_gen_line(lp_gen *g, int64_t i, char *buf)
 {
-	if (g->fmt == NULL || g->fmt == LP_FORMAT_DEFAULT)
+	if (g->fmt == NULL || g->fmt->family == LP_FAMILY_DEFAULT)
 		return lp_gen_default(g, i, buf);
+	LP_ASSERT(g->fmt->family == LP_FAMILY_COMBINED);
 	return lp_gen_combined(g, i, buf);
 }

@@ -28,10 +28,10 @@ typedef struct lp_gen
 extern void lp_gen_init(lp_gen *g, int32_t routes, int64_t seed);
 
 /*
- * The format called `name` if the generator can write it, else NULL.  It
- * writes the default format and every combined format of lp_formats[] (the
- * entries whose timestamp reader is lp_combined_ts): "default", "combined",
- * "combined_query", "combined_us", "combined_us_query".
+ * The format called `name` if the generator can write it, else NULL: the
+ * entries of lp_formats[] flagged LP_FMT_GENERATE, the default format and
+ * the combined family ("default", "combined", "combined_query",
+ * "combined_us", "combined_us_query").
  */
 extern const lp_format_def *lp_gen_format_lookup(const char *name, size_t len);
 

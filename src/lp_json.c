@@ -1,16 +1,8 @@
 /* src/lp_json.c -- JSON lines: the spec compiler, the one-pass reader of a line, the presets (plain C) */
-
-/*
- * lp_formats.h still declares its own lp_parse_ctx, which lp_format.h now
- * owns; the format redesign of issue 23 drops that copy.  Until then it is
- * renamed here so that both headers can be included.
- * TODO: include lp_units.h and lp_templates.h (lp_parse_seconds_ms,
- * lp_route_template) instead, once the redesign has moved them there.
- */
-#define lp_parse_ctx lp_formats_parse_ctx
-#include "lp_formats.h"
-#undef lp_parse_ctx
 #include "lp_json.h"
+
+#include "lp_templates.h"
+#include "lp_units.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -1325,7 +1317,7 @@ lp_json_latency_ms(const char *s, size_t n, lp_unit unit, int64_t *ms)
 	int64_t		k;
 	char		text[32];
 	size_t		tn = 0;
-	lp_cparse_status cst;
+	lp_status	cst;
 
 	while (p < end && (unsigned) (*p - '0') <= 9)
 		p++;
@@ -1398,10 +1390,10 @@ lp_json_latency_ms(const char *s, size_t n, lp_unit unit, int64_t *ms)
 	n = tn;
 read:
 	cst = lp_parse_seconds_ms(s, n, ms);
-	if (cst == LP_C_LATENCY_RANGE)
+	if (cst == LP_ST_REQTIME_RANGE)
 		return LP_ST_REQTIME_RANGE;
-	LP_ASSERT(cst == LP_C_OK);
-	return cst == LP_C_OK ? LP_ST_OK : LP_ST_BAD_FIELD;
+	LP_ASSERT(cst == LP_ST_OK);
+	return cst == LP_ST_OK ? LP_ST_OK : LP_ST_BAD_FIELD;
 }
 
 /* What went wrong with one field: a status and what its message quotes. */

@@ -2,18 +2,16 @@
 #include "lp_parse.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "lp_common.h"
+#include "lp_simd.h"
 
 /*
  * Parse a plain non-negative decimal integer that must fit in int64.
  * No sign, no spaces, no exponent, no hex: only one or more ASCII digits.
  * A non-digit anywhere wins over an overflow.
  */
-static inline lp_parse_status
+static inline lp_status
 lp_parse_digits(const char *s, size_t len, int64_t *out)
 {
 	uint64_t	v = 0;
@@ -21,7 +19,7 @@ lp_parse_digits(const char *s, size_t len, int64_t *out)
 	int			overflow = 0;
 
 	if (len == 0)
-		return LP_PARSE_BAD_LATENCY;
+		return LP_ST_BAD_LATENCY;
 	if (len <= 18)
 	{
 		/* at most 18 digits: below 10^18, no overflow possible */
@@ -30,31 +28,31 @@ lp_parse_digits(const char *s, size_t len, int64_t *out)
 			unsigned	d = (unsigned char) s[i] - '0';
 
 			if (d > 9)
-				return LP_PARSE_BAD_LATENCY;
+				return LP_ST_BAD_LATENCY;
 			v = v * 10 + d;
 		}
 		*out = (int64_t) v;
-		return LP_PARSE_OK;
+		return LP_ST_OK;
 	}
 	for (i = 0; i < len; i++)
 	{
 		unsigned	d = (unsigned char) s[i] - '0';
 
 		if (d > 9)
-			return LP_PARSE_BAD_LATENCY;
+			return LP_ST_BAD_LATENCY;
 		/* v * 10 + d must stay <= INT64_MAX */
 		if (v > (uint64_t) (INT64_MAX - d) / 10)
 			overflow = 1;
 		v = v * 10 + d;
 	}
 	if (overflow)
-		return LP_PARSE_LATENCY_RANGE;
+		return LP_ST_LATENCY_RANGE;
 	*out = (int64_t) v;
-	return LP_PARSE_OK;
+	return LP_ST_OK;
 }
 
 /* See lp_parse.h. */
-lp_parse_status
+lp_status
 lp_parse_uint63(const char *s, size_t len, int64_t *out)
 {
 	return lp_parse_digits(s, len, out);
@@ -62,30 +60,21 @@ lp_parse_uint63(const char *s, size_t len, int64_t *out)
 
 /*
  * First space or tab in [p, end), or end.  On little-endian machines eight
- * bytes are tested at once: a byte b is a blank when b ^ ' ' or b ^ '\t' is
- * zero, and the lowest zero byte of a word is found exactly by the
- * (x - 0x01..) & ~x & 0x80.. test (a borrow only flags bytes above it).
+ * bytes are tested at once (lp_swar_eq3: its lowest set bit is exact).
  */
 static inline const char *
 lp_find_blank(const char *p, const char *end)
 {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = UINT64_C(0x0101010101010101);
-	const uint64_t highs = UINT64_C(0x8080808080808080);
+#ifdef LP_SIMD_SWAR
+	const uint64_t sp = lp_swar_splat(' ');
+	const uint64_t tab = lp_swar_splat('\t');
 
 	while (end - p >= 8)
 	{
-		uint64_t	w,
-					s,
-					t,
-					m;
+		uint64_t	m = lp_swar_eq3(p, sp, tab, tab);
 
-		memcpy(&w, p, 8);
-		s = w ^ UINT64_C(0x2020202020202020);
-		t = w ^ UINT64_C(0x0909090909090909);
-		m = (((s - ones) & ~s) | ((t - ones) & ~t)) & highs;
 		if (m)
-			return p + (__builtin_ctzll(m) >> 3);
+			return p + (lp_ctz64(m) >> 3);
 		p += 8;
 	}
 #endif
@@ -94,7 +83,7 @@ lp_find_blank(const char *p, const char *end)
 	return p;
 }
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef LP_SIMD_SWAR
 #define LP_SWAR_DIGITS 1
 
 /*
@@ -140,18 +129,7 @@ lp_digits8(const char *end, size_t n, int64_t *out)
 }
 #endif
 
-#ifdef __SSE2__
-/* Bit i set when byte i of the 16 bytes at p is a space or a tab. */
-static inline uint32_t
-lp_blank_bits16(const char *p)
-{
-	__m128i		v = _mm_loadu_si128((const __m128i *) p);
-	__m128i		b = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-								 _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
-
-	return (uint32_t) _mm_movemask_epi8(b);
-}
-
+#ifdef LP_SIMD_SSE2
 /*
  * The fast path for a line of 16 to 63 bytes (nearly every access-log
  * line): one bit per byte says "blank", computed sixteen bytes at a time,
@@ -173,13 +151,13 @@ lp_fields_short(const char *line, size_t len, const char **route,
 	 * depends on where in 32..63 the length falls
 	 */
 	if (len >= 32)
-		blank = lp_blank_bits16(line) |
-			(uint64_t) lp_blank_bits16(line + 16) << 16 |
-			(uint64_t) lp_blank_bits16(line + len - 32) << (len - 32) |
-			(uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
+		blank = lp_blank_16(line) |
+			(uint64_t) lp_blank_16(line + 16) << 16 |
+			(uint64_t) lp_blank_16(line + len - 32) << (len - 32) |
+			(uint64_t) lp_blank_16(line + len - 16) << (len - 16);
 	else
-		blank = lp_blank_bits16(line) |
-			(uint64_t) lp_blank_bits16(line + len - 16) << (len - 16);
+		blank = lp_blank_16(line) |
+			(uint64_t) lp_blank_16(line + len - 16) << (len - 16);
 	/* bytes past the end count as blanks; len < 64 */
 	blank |= ~((UINT64_C(1) << len) - 1);
 	word = ~blank;
@@ -193,12 +171,12 @@ lp_fields_short(const char *line, size_t len, const char **route,
 	stops &= stops - 1;
 	if (!starts || !(starts & (starts - 1)))
 		return 0;
-	*route = line + __builtin_ctzll(starts);
-	*route_end = line + __builtin_ctzll(stops);
+	*route = line + lp_ctz64(starts);
+	*route_end = line + lp_ctz64(stops);
 	starts &= starts - 1;
 	stops &= stops - 1;
-	*lat = line + __builtin_ctzll(starts);
-	*lat_end = line + __builtin_ctzll(stops);
+	*lat = line + lp_ctz64(starts);
+	*lat_end = line + lp_ctz64(stops);
 	return 1;
 }
 #endif
@@ -207,14 +185,14 @@ lp_fields_short(const char *line, size_t len, const char **route,
  * Find the four fields of any line, one field at a time; also counts the
  * fields of a line with fewer than four, for the error message.
  */
-static lp_parse_status
+static lp_status
 lp_parse_line_generic(const char *line, const char *end, lp_line *out)
 {
 	const char *p = line;
 	const char *start[4];
 	const char *stop[4];
 	int			n = 0;
-	lp_parse_status st;
+	lp_status	st;
 
 	while (n < 4)
 	{
@@ -231,12 +209,12 @@ lp_parse_line_generic(const char *line, const char *end, lp_line *out)
 	out->bad = NULL;
 	out->bad_len = 0;
 	if (n < 4)
-		return LP_PARSE_TOO_FEW_FIELDS;
+		return LP_ST_TOO_FEW_FIELDS;
 
 	out->route = start[2];
 	out->route_len = (size_t) (stop[2] - start[2]);
 	st = lp_parse_digits(start[3], (size_t) (stop[3] - start[3]), &out->latency);
-	if (st != LP_PARSE_OK)
+	if (st != LP_ST_OK)
 	{
 		out->bad = start[3];
 		out->bad_len = (size_t) (stop[3] - start[3]);
@@ -248,7 +226,7 @@ lp_parse_line_generic(const char *line, const char *end, lp_line *out)
  * Find the four fields of a default-format line without copying anything.
  * The route slice and the error slice point into `line`.
  */
-lp_parse_status
+lp_status
 lp_parse_line(const char *line, size_t len, lp_line *out)
 {
 	const char *end = line + len;
@@ -256,7 +234,7 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 	if (len > 0 && end[-1] == '\r')
 		end--;
 
-#ifdef __SSE2__
+#ifdef LP_SIMD_SSE2
 	if (end - line >= 16 && end - line < 64)
 	{
 		const char *route,
@@ -268,9 +246,9 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 #ifdef LP_SWAR_DIGITS
 			(lat_end - lat <= 8 && lat_end - line >= 8 ?
 			 lp_digits8(lat_end, (size_t) (lat_end - lat), &out->latency) :
-			 lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK))
+			 lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_ST_OK))
 #else
-			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_PARSE_OK)
+			lp_parse_digits(lat, (size_t) (lat_end - lat), &out->latency) == LP_ST_OK)
 #endif
 		{
 			/* the fields the bit arithmetic found lie in order inside the line */
@@ -281,7 +259,7 @@ lp_parse_line(const char *line, size_t len, lp_line *out)
 			out->nfields = 4;
 			out->bad = NULL;
 			out->bad_len = 0;
-			return LP_PARSE_OK;
+			return LP_ST_OK;
 		}
 		/* not a plain good line: let the general path say what is wrong */
 	}

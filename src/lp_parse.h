@@ -5,14 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Outcome of parsing one line. */
-typedef enum lp_parse_status
-{
-	LP_PARSE_OK = 0,			/* route and latency were found */
-	LP_PARSE_TOO_FEW_FIELDS,	/* fewer than four blank-separated fields */
-	LP_PARSE_BAD_LATENCY,		/* latency is not a plain non-negative integer */
-	LP_PARSE_LATENCY_RANGE		/* latency does not fit in int64 */
-} lp_parse_status;
+#include "lp_format.h"
 
 /* Fields of a default-format line: timestamp, method, route, latency. */
 #define LP_LINE_FIELDS 4
@@ -32,13 +25,16 @@ typedef struct lp_line
  * Parse "<timestamp> <method> <route> <latency>[ <ignored>...]".
  * Fields are separated by runs of spaces or tabs; one trailing '\r' is
  * dropped; leading blanks are skipped; fields after the fourth are ignored.
+ * Returns LP_ST_OK, LP_ST_TOO_FEW_FIELDS (fewer than four fields),
+ * LP_ST_BAD_LATENCY (the latency is not a plain non-negative integer) or
+ * LP_ST_LATENCY_RANGE (it does not fit in int64).
  */
-extern lp_parse_status lp_parse_line(const char *line, size_t len, lp_line *out);
+extern lp_status lp_parse_line(const char *line, size_t len, lp_line *out);
 
 /*
  * Parse a plain non-negative decimal integer (digits only, at least one).
- * Returns LP_PARSE_OK, LP_PARSE_BAD_LATENCY or LP_PARSE_LATENCY_RANGE.
+ * Returns LP_ST_OK, LP_ST_BAD_LATENCY or LP_ST_LATENCY_RANGE.
  */
-extern lp_parse_status lp_parse_uint63(const char *s, size_t len, int64_t *out);
+extern lp_status lp_parse_uint63(const char *s, size_t len, int64_t *out);
 
 #endif							/* LP_PARSE_H */

@@ -1,18 +1,9 @@
 /* src/lp_token.c -- tokenizers every format shares: the HTTP request line, routes, logged escapes, latencies (plain C) */
-
-/*
- * lp_formats.h (lp_route_template and the combined parser's latency
- * readers) still defines an lp_parse_ctx of its own, which clashes with
- * lp_format.h's: it is renamed while lp_formats.h is read.  The split of
- * the format table moves those functions below the parsers; these lines
- * go with it.
- */
-#define lp_parse_ctx lp_formats_parse_ctx
-#include "lp_formats.h"
-#undef lp_parse_ctx
+#include "lp_token.h"
 
 #include "lp_parse.h"
-#include "lp_token.h"
+#include "lp_templates.h"
+#include "lp_units.h"
 
 /* ---------- escapes ---------- */
 
@@ -482,35 +473,16 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 	switch (unit)
 	{
 		case LP_UNIT_S:
-			switch (lp_parse_seconds_ms(s, len, ms))
-			{
-				case LP_C_OK:
-					return LP_ST_OK;
-				case LP_C_LATENCY_RANGE:
-					return LP_ST_REQTIME_RANGE;
-				default:
-					return LP_ST_BAD_SECONDS;
-			}
+			return lp_parse_seconds_ms(s, len, ms);
 		case LP_UNIT_US:
-			switch (lp_parse_micros_ms(s, len, ms))
-			{
-				case LP_C_OK:
-					return LP_ST_OK;
-				case LP_C_LATENCY_RANGE:
-					return LP_ST_REQTIME_RANGE;
-				default:
-					return LP_ST_BAD_MICROS;
-			}
+			return lp_parse_micros_ms(s, len, ms);
 		case LP_UNIT_MS:
 		case LP_UNIT_NS:
-			switch (lp_parse_uint63(s, len, &v))
 			{
-				case LP_PARSE_OK:
-					break;
-				case LP_PARSE_LATENCY_RANGE:
-					return LP_ST_LATENCY_RANGE;
-				default:
-					return LP_ST_BAD_LATENCY;
+				lp_status	st = lp_parse_uint63(s, len, &v);
+
+				if (st != LP_ST_OK)
+					return st;
 			}
 			if (unit == LP_UNIT_NS)
 				v = v / 1000000 + (v % 1000000 >= 500000 ? 1 : 0);

@@ -32,11 +32,9 @@
 #include <string.h>
 #include <time.h>
 
-/* lp_formats.h still has its own lp_parse_ctx: renamed while it is read (until the table's split) */
-#define lp_parse_ctx lp_formats_parse_ctx
 #include "lp_formats.h"
 #include "lp_gen.h"
-#undef lp_parse_ctx
+#include "lp_simd.h"
 #include "lp_definition.h"
 
 /* Parse every line once by the table's entry; kept out of line so that callgrind names it. */
@@ -48,9 +46,9 @@ parse_builtin(const lp_format_def *f, const char *text, const size_t *off, long 
 
 	for (i = 0; i < n; i++)
 	{
-		lp_fields	lf;
+		lp_result	lf;
 
-		if (f->parse(text + off[i], off[i + 1] - off[i], f, NULL, &lf) == LP_LINE_OK)
+		if (f->parse(text + off[i], off[i + 1] - off[i], f, NULL, &lf) == LP_ST_OK)
 			sum += (uint64_t) lf.latency * 31 + lf.route_len + (unsigned char) lf.route[0];
 		else
 			sum += 7;
@@ -187,6 +185,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "definition_driver: at %zu: %s\n", err.pos, err.message);
 		return 2;
 	}
+	/* the CPU build of the parsers, chosen once as _PG_init does */
+	lp_simd_choose();
 	text = malloc((size_t) n * LP_GEN_MAXLINE);
 	off = malloc(((size_t) n + 1) * sizeof(size_t));
 	if (!text || !off)

@@ -26,11 +26,9 @@
 #include <string.h>
 #include <time.h>
 
-/* lp_formats.h's own lp_parse_ctx renamed, as in src/lp_json.c */
-#define lp_parse_ctx lp_formats_parse_ctx
 #include "lp_formats.h"
 #include "lp_gen.h"
-#undef lp_parse_ctx
+#include "lp_simd.h"
 #include "lp_json.h"
 
 /* Longest Caddy line built from one combined line. */
@@ -129,9 +127,9 @@ parse_combined_all(const lp_format_def *f, const char *text, const size_t *off, 
 
 	for (i = 0; i < n; i++)
 	{
-		lp_fields	lf;
+		lp_result	lf;
 
-		if (f->parse(text + off[i], off[i + 1] - off[i], f, NULL, &lf) == LP_LINE_OK)
+		if (f->parse(text + off[i], off[i + 1] - off[i], f, NULL, &lf) == LP_ST_OK)
 			sum += (uint64_t) lf.latency * 31 + lf.route_len + (unsigned char) lf.route[0];
 		else
 			sum += 7;
@@ -212,6 +210,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: json_driver [lines] [repeats] [caddy|minimal]\n");
 		return 2;
 	}
+	/* the CPU build of the parsers, chosen once as _PG_init does */
+	lp_simd_choose();
 	ctext = malloc((size_t) n * LP_GEN_MAXLINE);
 	jtext = malloc((size_t) n * CADDY_MAXLINE);
 	coff = malloc(((size_t) n + 1) * sizeof(size_t));

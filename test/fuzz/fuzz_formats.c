@@ -21,7 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lp_combined.h"
 #include "lp_formats.h"
+#include "lp_options.h"
+#include "lp_templates.h"
+#include "lp_units.h"
 #include "lp_parse.h"
 #include "lp_ts.h"
 
@@ -38,9 +42,9 @@ static const char *const format_names[4] = {
 
 /* The flags of the four combined formats: combined, _query, _us, _us_query. */
 #define FMT_COMBINED 0
-#define FMT_COMBINED_QUERY LP_FMT_KEEP_QUERY
-#define FMT_COMBINED_US LP_FMT_MICROS
-#define FMT_COMBINED_US_QUERY (LP_FMT_MICROS | LP_FMT_KEEP_QUERY)
+#define FMT_COMBINED_QUERY LP_PARSE_KEEP_QUERY
+#define FMT_COMBINED_US LP_C_MICROS
+#define FMT_COMBINED_US_QUERY (LP_C_MICROS | LP_PARSE_KEEP_QUERY)
 static const unsigned combined_formats[4] = {
 	FMT_COMBINED, FMT_COMBINED_QUERY,
 	FMT_COMBINED_US, FMT_COMBINED_US_QUERY
@@ -106,7 +110,7 @@ ref_days(int year, int month)
  * Reference for lp_parse_seconds_ms: "D+" or "D+.D+" to milliseconds, half
  * up on the fourth fraction digit, in 128 bits with the integer part capped.
  */
-static lp_cparse_status
+static lp_status
 ref_seconds_ms(const char *s, size_t len, int64_t *ms)
 {
 	size_t		i = 0;
@@ -122,15 +126,15 @@ ref_seconds_ms(const char *s, size_t len, int64_t *ms)
 		i++;
 	}
 	if (i == 0)
-		return LP_C_BAD_LATENCY;
+		return LP_ST_BAD_SECONDS;
 	if (i < len)
 	{
 		if (s[i] != '.' || i + 1 == len)
-			return LP_C_BAD_LATENCY;
+			return LP_ST_BAD_SECONDS;
 		for (i++; i < len; i++)
 		{
 			if (!is_digit(s[i]))
-				return LP_C_BAD_LATENCY;
+				return LP_ST_BAD_SECONDS;
 			if (n < 4)
 				frac[n] = s[i] - '0';
 			n++;
@@ -139,31 +143,31 @@ ref_seconds_ms(const char *s, size_t len, int64_t *ms)
 	v = ip * 1000 + (unsigned) (frac[0] * 100 + frac[1] * 10 + frac[2]) +
 		(frac[3] >= 5 ? 1 : 0);
 	if (v > (unsigned __int128) INT64_MAX)
-		return LP_C_LATENCY_RANGE;
+		return LP_ST_REQTIME_RANGE;
 	*ms = (int64_t) v;
-	return LP_C_OK;
+	return LP_ST_OK;
 }
 
 /* Reference for lp_parse_micros_ms: digits only, microseconds to ms half up. */
-static lp_cparse_status
+static lp_status
 ref_micros_ms(const char *s, size_t len, int64_t *ms)
 {
 	size_t		i;
 	unsigned __int128 v = 0;
 
 	if (len == 0)
-		return LP_C_BAD_LATENCY;
+		return LP_ST_BAD_MICROS;
 	for (i = 0; i < len; i++)
 		if (!is_digit(s[i]))
-			return LP_C_BAD_LATENCY;
+			return LP_ST_BAD_MICROS;
 	for (i = 0; i < len; i++)
 	{
 		v = v * 10 + (unsigned) (s[i] - '0');
 		if (v > (unsigned __int128) INT64_MAX)
-			return LP_C_LATENCY_RANGE;
+			return LP_ST_REQTIME_RANGE;
 	}
 	*ms = (int64_t) ((v + 500) / 1000);
-	return LP_C_OK;
+	return LP_ST_OK;
 }
 
 /* Both request-time converters agree with their references on s. */
@@ -172,33 +176,33 @@ check_request_time(const char *s, size_t len)
 {
 	int64_t		a = -1,
 				b = -1;
-	lp_cparse_status st;
+	lp_status	st;
 
-	lp_cparse_status rst;
+	lp_status	rst;
 	test_diff	d;
 
 	st = lp_parse_seconds_ms(s, len, &a);
 	rst = ref_seconds_ms(s, len, &b);
 	diff_init(&d);
-	if (diff_i(&d, "status", st, rst) && st == LP_C_OK)
+	if (diff_i(&d, "status", st, rst) && st == LP_ST_OK)
 		diff_i(&d, "milliseconds", a, b);
 	if (d.field)
 		diff_abort(&d, "fuzz_formats: lp_parse_seconds_ms", "input %s", diff_q(s, len));
-	if (st == LP_C_OK)
+	if (st == LP_ST_OK)
 		FUZZ_ASSERT(a >= 0);
 	else
-		FUZZ_ASSERT(st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE);
+		FUZZ_ASSERT(st == LP_ST_BAD_SECONDS || st == LP_ST_REQTIME_RANGE);
 	a = b = -1;
 	st = lp_parse_micros_ms(s, len, &a);
 	rst = ref_micros_ms(s, len, &b);
-	if (diff_i(&d, "status", st, rst) && st == LP_C_OK)
+	if (diff_i(&d, "status", st, rst) && st == LP_ST_OK)
 		diff_i(&d, "milliseconds", a, b);
 	if (d.field)
 		diff_abort(&d, "fuzz_formats: lp_parse_micros_ms", "input %s", diff_q(s, len));
-	if (st == LP_C_OK)
+	if (st == LP_ST_OK)
 		FUZZ_ASSERT(a >= 0);
 	else
-		FUZZ_ASSERT(st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE);
+		FUZZ_ASSERT(st == LP_ST_BAD_MICROS || st == LP_ST_REQTIME_RANGE);
 }
 
 /*
@@ -426,7 +430,7 @@ check_clf(const char *s, size_t len, lp_ts_status st, const lp_ts *t)
 /* Everything a combined parse found, as offsets into its line (for comparing copies). */
 typedef struct cl_snap
 {
-	lp_cparse_status st;		/* the status */
+	lp_status	st;		/* the status */
 	ptrdiff_t	route;			/* route offset, -1 when NULL */
 	size_t		route_len;		/* route length */
 	int64_t		latency;		/* latency when OK, else -1 */
@@ -448,7 +452,7 @@ off(const char *p, const char *base)
 
 /* Snapshot a parse result relative to its line. */
 static cl_snap
-snap(lp_cparse_status st, const lp_cline *c, const char *line)
+snap(lp_status st, const lp_cline *c, const char *line)
 {
 	cl_snap		s;
 
@@ -457,7 +461,7 @@ snap(lp_cparse_status st, const lp_cline *c, const char *line)
 	s.route = c->route && c->request && (c->route < c->request || c->route > c->request + c->request_len) ?
 		-2 : off(c->route, line);
 	s.route_len = c->route_len;
-	s.latency = st == LP_C_OK ? c->latency : -1;
+	s.latency = st == LP_ST_OK ? c->latency : -1;
 	s.time = off(c->time, line);
 	s.time_len = c->time_len;
 	s.request = off(c->request, line);
@@ -470,9 +474,10 @@ snap(lp_cparse_status st, const lp_cline *c, const char *line)
 
 /* Is st a status about the request time (the last field)? */
 static int
-latency_status(lp_cparse_status st)
+latency_status(lp_status st)
 {
-	return st == LP_C_OK || st == LP_C_BAD_LATENCY || st == LP_C_LATENCY_RANGE;
+	return st == LP_ST_OK || st == LP_ST_BAD_SECONDS || st == LP_ST_BAD_MICROS ||
+		st == LP_ST_REQTIME_RANGE;
 }
 
 /*
@@ -513,7 +518,7 @@ is_tchar(unsigned char c)
  * it up to the first ']' after that.
  */
 static void
-check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
+check_cline(const char *line, size_t len, unsigned f, lp_status st,
 			const lp_cline *c)
 {
 	const char *end = line + len;
@@ -526,7 +531,10 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 
 	if (len > 0 && end[-1] == '\r')
 		end--;
-	FUZZ_ASSERT(st >= LP_C_OK && st <= LP_C_NOT_HTTP);
+	FUZZ_ASSERT(st == LP_ST_OK || st == LP_ST_NO_TIME || st == LP_ST_NO_REQUEST ||
+				st == LP_ST_BAD_REQUEST || st == LP_ST_UNTERMINATED ||
+				st == LP_ST_TOO_FEW_TAIL_FIELDS || st == LP_ST_BAD_SECONDS ||
+				st == LP_ST_BAD_MICROS || st == LP_ST_REQTIME_RANGE || st == LP_ST_NOT_HTTP);
 	for (p = line; p < end && !ro; p++)
 		if (*p == '"' && (p == line || is_blank(p[-1])))
 			ro = p;
@@ -538,22 +546,22 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 		rb = memchr(lb + 1, ']', (size_t) (limit - lb - 1));
 	if (!rb)
 	{
-		FUZZ_ASSERT(st == LP_C_NO_TIME);
+		FUZZ_ASSERT(st == LP_ST_NO_TIME);
 		FUZZ_ASSERT(c->time == NULL && c->request == NULL && c->route == NULL);
 		return;
 	}
-	FUZZ_ASSERT(st != LP_C_NO_TIME);
+	FUZZ_ASSERT(st != LP_ST_NO_TIME);
 	FUZZ_ASSERT(c->time == lb + 1 && c->time_len == (size_t) (rb - lb - 1));
 	if (!ro)
 	{
-		FUZZ_ASSERT(st == LP_C_NO_REQUEST && c->request == NULL && c->route == NULL);
+		FUZZ_ASSERT(st == LP_ST_NO_REQUEST && c->request == NULL && c->route == NULL);
 		return;
 	}
-	FUZZ_ASSERT(st != LP_C_NO_REQUEST);
+	FUZZ_ASSERT(st != LP_ST_NO_REQUEST);
 	if (c->request == NULL)
 	{
 		/* only an unterminated request leaves it unset */
-		FUZZ_ASSERT(st == LP_C_UNTERMINATED && c->route == NULL);
+		FUZZ_ASSERT(st == LP_ST_UNTERMINATED && c->route == NULL);
 		return;
 	}
 
@@ -569,10 +577,10 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 	}
 	FUZZ_ASSERT(i == c->request_len);
 
-	if (st == LP_C_BAD_REQUEST || st == LP_C_NOT_HTTP)
+	if (st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP)
 	{
 		FUZZ_ASSERT(c->tail_fields == 0 && c->bad == NULL);
-		if (st == LP_C_BAD_REQUEST)
+		if (st == LP_ST_BAD_REQUEST)
 			FUZZ_ASSERT(c->route_len == 0 || (c->request_len == 1 && c->request[0] == '-'));
 		return;
 	}
@@ -589,27 +597,27 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 	{
 		FUZZ_ASSERT(c->route > c->request + i);
 		FUZZ_ASSERT(c->route == c->request + i + 1 || c->route[0] == '/' || c->route[0] == '?');
-		FUZZ_ASSERT(!c->route_slash || ((f & LP_FMT_KEEP_QUERY) && c->route[0] == '?'));
+		FUZZ_ASSERT(!c->route_slash || ((f & LP_PARSE_KEEP_QUERY) && c->route[0] == '?'));
 		for (i = 0; i < c->route_len; i++)
 		{
 			FUZZ_ASSERT(!is_blank(c->route[i]));
-			if (!(f & LP_FMT_KEEP_QUERY))
+			if (!(f & LP_PARSE_KEEP_QUERY))
 				FUZZ_ASSERT(c->route[i] != '?');
 		}
 		p = c->route + c->route_len;
 		FUZZ_ASSERT(p == c->request + c->request_len || is_blank(*p) ||
-					(!(f & LP_FMT_KEEP_QUERY) && *p == '?'));
+					(!(f & LP_PARSE_KEEP_QUERY) && *p == '?'));
 	}
 
-	if (st == LP_C_UNTERMINATED || st == LP_C_TOO_FEW_FIELDS)
+	if (st == LP_ST_UNTERMINATED || st == LP_ST_TOO_FEW_TAIL_FIELDS)
 	{
 		FUZZ_ASSERT(c->bad == NULL);
-		if (st == LP_C_TOO_FEW_FIELDS)
+		if (st == LP_ST_TOO_FEW_TAIL_FIELDS)
 			FUZZ_ASSERT(c->tail_fields >= 0 && c->tail_fields < LP_C_MIN_TAIL_FIELDS);
 		return;
 	}
 	FUZZ_ASSERT(c->tail_fields >= LP_C_MIN_TAIL_FIELDS);
-	if (st == LP_C_OK)
+	if (st == LP_ST_OK)
 	{
 		const char *s;
 		size_t		n;
@@ -619,8 +627,8 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 		last_field(line, len, &s, &n);
 		FUZZ_ASSERT(n > 0 && s > c->request + c->request_len);
 		FUZZ_ASSERT(is_blank(s[-1]) || s[-1] == '"');
-		FUZZ_ASSERT(((f & LP_FMT_MICROS) ? lp_parse_micros_ms(s, n, &ms) :
-					 lp_parse_seconds_ms(s, n, &ms)) == LP_C_OK);
+		FUZZ_ASSERT(((f & LP_C_MICROS) ? lp_parse_micros_ms(s, n, &ms) :
+					 lp_parse_seconds_ms(s, n, &ms)) == LP_ST_OK);
 		FUZZ_ASSERT(ms == c->latency);
 		return;
 	}
@@ -634,7 +642,8 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 	FUZZ_ASSERT(p == end);
 	if (c->bad[0] == '"')
 	{
-		FUZZ_ASSERT(st == LP_C_BAD_LATENCY && c->bad_len >= 2 &&
+		FUZZ_ASSERT(st == ((f & LP_C_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS) &&
+					c->bad_len >= 2 &&
 					c->bad[c->bad_len - 1] == '"');
 	}
 	else
@@ -643,7 +652,7 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
 
 		for (i = 0; i < c->bad_len; i++)
 			FUZZ_ASSERT(!is_blank(c->bad[i]));
-		FUZZ_ASSERT(((f & LP_FMT_MICROS) ? lp_parse_micros_ms(c->bad, c->bad_len, &ms) :
+		FUZZ_ASSERT(((f & LP_C_MICROS) ? lp_parse_micros_ms(c->bad, c->bad_len, &ms) :
 					 lp_parse_seconds_ms(c->bad, c->bad_len, &ms)) == st);
 	}
 }
@@ -654,8 +663,8 @@ check_cline(const char *line, size_t len, unsigned f, lp_cparse_status st,
  * one ending where a '?' starts; past the route, the same answer.
  */
 static void
-check_query_pair(lp_cparse_status sd, const lp_cline *d,
-				 lp_cparse_status sk, const lp_cline *k)
+check_query_pair(lp_status sd, const lp_cline *d,
+				 lp_status sk, const lp_cline *k)
 {
 	FUZZ_ASSERT(d->time == k->time && d->time_len == k->time_len);
 	FUZZ_ASSERT(d->request == k->request && d->request_len == k->request_len);
@@ -673,15 +682,15 @@ check_query_pair(lp_cparse_status sd, const lp_cline *d,
 		if (d->route != NULL && d->route_len < k->route_len)
 			FUZZ_ASSERT(k->route[d->route_len] == '?');
 	}
-	if (sd == LP_C_BAD_REQUEST)
+	if (sd == LP_ST_BAD_REQUEST)
 	{
 		/* nothing but a query string, or nothing at all */
-		FUZZ_ASSERT(sk == LP_C_BAD_REQUEST || (k->route_len > 0 && k->route[0] == '?'));
+		FUZZ_ASSERT(sk == LP_ST_BAD_REQUEST || (k->route_len > 0 && k->route[0] == '?'));
 		return;
 	}
 	FUZZ_ASSERT(sd == sk && d->tail_fields == k->tail_fields);
 	FUZZ_ASSERT(d->bad == k->bad && d->bad_len == k->bad_len);
-	if (sd == LP_C_OK)
+	if (sd == LP_ST_OK)
 		FUZZ_ASSERT(d->latency == k->latency);
 }
 
@@ -691,8 +700,8 @@ check_query_pair(lp_cparse_status sd, const lp_cline *d,
  * except for how the request time is read.
  */
 static void
-check_unit_pair(const char *line, size_t len, int is, lp_cparse_status ss, const lp_cline *s,
-				int iu, lp_cparse_status su, const lp_cline *u)
+check_unit_pair(const char *line, size_t len, int is, lp_status ss, const lp_cline *s,
+				int iu, lp_status su, const lp_cline *u)
 {
 	test_diff	d;
 
@@ -715,7 +724,7 @@ check_unit_pair(const char *line, size_t len, int is, lp_cparse_status ss, const
  * Parse line[0..len) with the request time field [fs, fs + fn) replaced
  * by text[0..tn) under format f; buf must hold len + tn bytes.
  */
-static lp_cparse_status
+static lp_status
 parse_replaced(const char *line, size_t len, const char *fs, size_t fn,
 			   const char *text, size_t tn, unsigned f, char *buf, lp_cline *out)
 {
@@ -735,8 +744,8 @@ parse_replaced(const char *line, size_t len, const char *fs, size_t fn,
  */
 static void
 check_unit_rewrite(const char *line, size_t len, unsigned fsec, unsigned fus,
-				   lp_cparse_status ss, const lp_cline *s,
-				   lp_cparse_status su, const lp_cline *u)
+				   lp_status ss, const lp_cline *s,
+				   lp_status su, const lp_cline *u)
 {
 	const char *fs;
 	size_t		fn;
@@ -744,24 +753,24 @@ check_unit_rewrite(const char *line, size_t len, unsigned fsec, unsigned fus,
 	int			tn;
 	char	   *buf;
 	lp_cline	r;
-	lp_cparse_status sr;
+	lp_status	sr;
 
-	if (su == LP_C_OK)
+	if (su == LP_ST_OK)
 	{
 		int64_t		us;
 
 		/* microseconds -> "S.ffffff": the same milliseconds */
 		last_field(line, len, &fs, &fn);
-		FUZZ_ASSERT(lp_parse_uint63(fs, fn, &us) == LP_PARSE_OK);
+		FUZZ_ASSERT(lp_parse_uint63(fs, fn, &us) == LP_ST_OK);
 		tn = snprintf(text, sizeof(text), "%lld.%06lld",
 					  (long long) (us / 1000000), (long long) (us % 1000000));
 		buf = malloc(len + (size_t) tn);
 		sr = parse_replaced(line, len, fs, fn, text, (size_t) tn, fsec, buf, &r);
-		FUZZ_ASSERT(sr == LP_C_OK && r.latency == u->latency);
+		FUZZ_ASSERT(sr == LP_ST_OK && r.latency == u->latency);
 		FUZZ_ASSERT(snap(sr, &r, buf).route == snap(su, u, line).route && r.route_len == u->route_len);
 		free(buf);
 	}
-	if (ss == LP_C_OK)
+	if (ss == LP_ST_OK)
 	{
 		const char *dot;
 		unsigned __int128 us = 0;
@@ -792,7 +801,7 @@ check_unit_rewrite(const char *line, size_t len, unsigned fsec, unsigned fus,
 		tn = snprintf(text, sizeof(text), "%lld", (long long) us);
 		buf = malloc(len + (size_t) tn);
 		sr = parse_replaced(line, len, fs, fn, text, (size_t) tn, fus, buf, &r);
-		FUZZ_ASSERT(sr == LP_C_OK && r.latency == s->latency);
+		FUZZ_ASSERT(sr == LP_ST_OK && r.latency == s->latency);
 		FUZZ_ASSERT(snap(sr, &r, buf).route == snap(ss, s, line).route && r.route_len == s->route_len);
 		free(buf);
 	}
@@ -814,7 +823,7 @@ check_rebuild(const char *line, size_t len, unsigned f, const lp_cline *c)
 	char	   *buf;
 	char	   *p;
 	lp_cline	r;
-	lp_cparse_status sr;
+	lp_status	sr;
 	lp_ts		t1,
 				t2;
 	lp_ts_status st1,
@@ -838,7 +847,7 @@ check_rebuild(const char *line, size_t len, unsigned f, const lp_cline *c)
 	p += fn;
 	FUZZ_ASSERT((size_t) (p - buf) == n);
 	sr = lp_parse_combined(buf, n, f, &r);
-	FUZZ_ASSERT(sr == LP_C_OK && r.latency == c->latency && r.tail_fields == 5);
+	FUZZ_ASSERT(sr == LP_ST_OK && r.latency == c->latency && r.tail_fields == 5);
 	FUZZ_ASSERT(r.route_len == c->route_len && memcmp(r.route, c->route, c->route_len) == 0);
 	FUZZ_ASSERT(r.time_len == c->time_len && memcmp(r.time, c->time, c->time_len) == 0);
 	st1 = lp_combined_ts(line, len, &t1);
@@ -870,7 +879,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *line = (const char *) data;
 	lp_cline	c[4];
-	lp_cparse_status st[4];
+	lp_status	st[4];
 	char	   *copy;
 	int			i;
 	lp_ts		t;
@@ -878,12 +887,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lp_ts_status ts;
 	lp_ts_status ts2;
 	lp_line		dl;
-	lp_parse_status ds;
+	lp_status	ds;
 	static int	names_checked = 0;
 	test_diff	d;
 
 	if (!names_checked)
 	{
+		/* the build of the dispatched parsers, chosen once as _PG_init does */
+		lp_simd_choose();
+
 		/* the format names round-trip through the lookup */
 		for (i = 0; lp_formats[i].name; i++)
 		{
@@ -913,8 +925,47 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_unit_rewrite(line, size, FMT_COMBINED_QUERY, FMT_COMBINED_US_QUERY,
 					   st[1], &c[1], st[3], &c[3]);
 	for (i = 0; i < 4; i++)
-		if (st[i] == LP_C_OK && !c[i].route_slash && snap(st[i], &c[i], line).route != -2)
+		if (st[i] == LP_ST_OK && !c[i].route_slash && snap(st[i], &c[i], line).route != -2)
 			check_rebuild(line, size, combined_formats[i], &c[i]);
+
+	/*
+	 * every entry with LP_PARSE_FIELDS (logp95_parse): the same status and
+	 * route as without it, and the fields it adds inside the line (a status
+	 * of three digits); the direct parser counts what the entry counts
+	 */
+	{
+		char	   *fb = malloc(LP_ROUTE_BUF_SIZE(size));
+		const lp_format_def *f;
+
+		for (f = lp_formats; f->name; f++)
+		{
+			lp_parse_ctx plain = {0, fb};
+			lp_parse_ctx fields = {LP_PARSE_FIELDS, fb};
+			lp_result	a,
+						b;
+			lp_status	sa = f->parse(line, size, f, &plain, &a);
+			lp_status	sb = f->parse(line, size, f, &fields, &b);
+			lp_row		row;
+			unsigned	dflags;
+			lp_direct_fn direct = lp_format_direct(f, 0, &dflags);
+
+			FUZZ_ASSERT(sa == sb && (sa != LP_ST_OK || (a.route_len == b.route_len &&
+														 memcmp(a.route, b.route, a.route_len) == 0 &&
+														 a.latency == b.latency)));
+			FUZZ_ASSERT((b.has & ~f->has) == 0 && (a.has & ~b.has) == 0);
+			if (b.has & LP_HAS_METHOD)
+				FUZZ_ASSERT(b.method_len > 0 && inside(b.method, b.method_len, line, size));
+			if (b.has & LP_HAS_TIME)
+				FUZZ_ASSERT(inside(b.time, b.time_len, line, size) || b.time_len == 0);
+			if (b.has & LP_HAS_STATUS)
+				FUZZ_ASSERT(b.status >= 100 && b.status <= 999);
+			FUZZ_ASSERT(direct != NULL);
+			if (direct(line, size, dflags, &row))
+				FUZZ_ASSERT(sa == LP_ST_OK && row.route == a.route && row.route_len == a.route_len &&
+							row.latency == a.latency);
+		}
+		free(fb);
+	}
 
 	/* route templates and options on the raw input: within bounds, idempotent */
 	{
@@ -947,7 +998,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < 4; i++)
 	{
 		lp_cline	cc;
-		lp_cparse_status sc = lp_combined_parser(LP_ISA_BASE)(copy, size, combined_formats[i], &cc);
+		lp_status	sc = lp_combined_parser(LP_ISA_BASE)(copy, size, combined_formats[i], &cc);
 		cl_snap		a = snap(st[i], &c[i], line);
 		cl_snap		b = snap(sc, &cc, copy);
 
@@ -973,7 +1024,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < 4; i++)
 	{
 		lp_cline	rc;
-		lp_cparse_status rs;
+		lp_status	rs;
 		lp_ts		rt;
 
 		memset(&rc, 0x5A, sizeof(rc));
@@ -989,7 +1040,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else
 			diff_slice(&d, "route", line, c[i].route, c[i].route_len, rc.route, rc.route_len);
 		diff_i(&d, "route_slash", c[i].route_slash, rc.route_slash);
-		if (rs == LP_C_OK)
+		if (rs == LP_ST_OK)
 			diff_i(&d, "latency", c[i].latency, rc.latency);
 		diff_slice(&d, "bad", line, c[i].bad, c[i].bad_len, rc.bad, rc.bad_len);
 		diff_i(&d, "tail_fields", c[i].tail_fields, rc.tail_fields);
@@ -1010,7 +1061,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the time of a combined line: the parser's "[...]" field, read as CLF */
 	ts = lp_combined_ts(line, size, &t);
 	check_ts_fields(ts, &t, 21);
-	if (st[0] == LP_C_NO_TIME)
+	if (st[0] == LP_ST_NO_TIME)
 		FUZZ_ASSERT(ts == LP_TS_MISSING && t.text == NULL);
 	else
 	{
@@ -1050,9 +1101,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* the default format's parser, whose route is its third field */
 	ds = lp_parse_line(line, size, &dl);
-	FUZZ_ASSERT(ds == LP_PARSE_OK || ds == LP_PARSE_TOO_FEW_FIELDS ||
-				ds == LP_PARSE_BAD_LATENCY || ds == LP_PARSE_LATENCY_RANGE);
-	if (ds == LP_PARSE_OK)
+	FUZZ_ASSERT(ds == LP_ST_OK || ds == LP_ST_TOO_FEW_FIELDS ||
+				ds == LP_ST_BAD_LATENCY || ds == LP_ST_LATENCY_RANGE);
+	if (ds == LP_ST_OK)
 		FUZZ_ASSERT(dl.latency >= 0 && inside(dl.route, dl.route_len, line, size));
 
 	/* the request-time converters on the whole input */

@@ -25,10 +25,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *line = (const char *) data;
 	const char *end = line + size;
 	lp_line		l;
-	lp_parse_status st;
+	lp_status	st;
 	size_t		i;
 	lp_line		ref;
-	lp_parse_status rst;
+	lp_status	rst;
 	test_diff	d;
 
 	memset(&l, 0, sizeof(l));
@@ -39,19 +39,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diff_init(&d);
 	diff_i(&d, "status", st, rst);
 	diff_i(&d, "nfields", l.nfields, ref.nfields);
-	if (rst != LP_PARSE_TOO_FEW_FIELDS)
+	if (rst != LP_ST_TOO_FEW_FIELDS)
 		diff_slice(&d, "route", line, l.route, l.route_len, ref.route, ref.route_len);
-	if (rst == LP_PARSE_OK)
+	if (rst == LP_ST_OK)
 		diff_i(&d, "latency", l.latency, ref.latency);
 	diff_slice(&d, "bad", line, l.bad, l.bad_len, ref.bad, ref.bad_len);
 	if (d.field)
 		diff_abort(&d, "fuzz_parse: build " PARSE_BUILD, "line %s, %zu bytes",
 				   diff_q(line, size), size);
 
-	FUZZ_ASSERT(st == LP_PARSE_OK || st == LP_PARSE_TOO_FEW_FIELDS ||
-				st == LP_PARSE_BAD_LATENCY || st == LP_PARSE_LATENCY_RANGE);
+	FUZZ_ASSERT(st == LP_ST_OK || st == LP_ST_TOO_FEW_FIELDS ||
+				st == LP_ST_BAD_LATENCY || st == LP_ST_LATENCY_RANGE);
 	FUZZ_ASSERT(l.nfields >= 0 && l.nfields <= 4);
-	if (st == LP_PARSE_TOO_FEW_FIELDS)
+	if (st == LP_ST_TOO_FEW_FIELDS)
 	{
 		FUZZ_ASSERT(l.nfields < 4);
 		FUZZ_ASSERT(l.bad == NULL);
@@ -68,7 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(l.route + l.route_len == end || is_blank(l.route[l.route_len]) ||
 				(l.route + l.route_len == end - 1 && end[-1] == '\r'));
 
-	if (st == LP_PARSE_OK)
+	if (st == LP_ST_OK)
 	{
 		const char *p = l.route + l.route_len;
 		const char *q;
@@ -85,7 +85,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			q++;
 		FUZZ_ASSERT(q > p);
 		FUZZ_ASSERT(q == end || is_blank(*q) || (q == end - 1 && *q == '\r'));
-		FUZZ_ASSERT(lp_parse_uint63(p, (size_t) (q - p), &again) == LP_PARSE_OK);
+		FUZZ_ASSERT(lp_parse_uint63(p, (size_t) (q - p), &again) == LP_ST_OK);
 		FUZZ_ASSERT(again == l.latency);
 		/* an independent reference: digits in 64 bits, with no overflow */
 		for (; p < q; p++)
@@ -105,7 +105,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < l.bad_len; i++)
 			FUZZ_ASSERT(!is_blank(l.bad[i]));
 		FUZZ_ASSERT(lp_parse_uint63(l.bad, l.bad_len, &v) == st);
-		if (st == LP_PARSE_LATENCY_RANGE)
+		if (st == LP_ST_LATENCY_RANGE)
 		{
 			size_t		nz = 0;
 

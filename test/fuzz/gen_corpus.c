@@ -96,7 +96,7 @@ gen_state(int64_t lines, int32_t routes, int64_t seed)
 		size_t		n = lp_gen_line(&g, i, buf);
 		lp_line		l;
 
-		if (lp_parse_line(buf, n, &l) == LP_PARSE_OK)
+		if (lp_parse_line(buf, n, &l) == LP_ST_OK)
 			lp_state_add(st, l.route, l.route_len, l.latency);
 	}
 	return st;

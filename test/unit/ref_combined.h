@@ -5,7 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lp_formats.h"
+#include "lp_combined.h"
+#include "lp_units.h"
 
 /*
  * The byte-by-byte combined parser of commit c45f4f1, kept verbatim (names
@@ -17,7 +18,7 @@
  */
 
 /* A request time in seconds to milliseconds, the general loop (c45f4f1). */
-static inline lp_cparse_status
+static inline lp_status
 ref_c_seconds_ms(const char *s, size_t len, int64_t *ms)
 {
 	const char *p = s;
@@ -28,7 +29,7 @@ ref_c_seconds_ms(const char *s, size_t len, int64_t *ms)
 	int			round_up = 0;
 
 	if (p == end || (unsigned) ((unsigned char) *p - '0') > 9)
-		return LP_C_BAD_LATENCY;
+		return LP_ST_BAD_SECONDS;
 	while (p < end && (unsigned) ((unsigned char) *p - '0') <= 9)
 	{
 		/* ip * 1000 must stay <= INT64_MAX; checked again below with the fraction */
@@ -41,16 +42,16 @@ ref_c_seconds_ms(const char *s, size_t len, int64_t *ms)
 	if (p < end)
 	{
 		if (*p != '.')
-			return LP_C_BAD_LATENCY;
+			return LP_ST_BAD_SECONDS;
 		p++;
 		if (p == end)
-			return LP_C_BAD_LATENCY;
+			return LP_ST_BAD_SECONDS;
 		while (p < end)
 		{
 			unsigned	d = (unsigned char) *p - '0';
 
 			if (d > 9)
-				return LP_C_BAD_LATENCY;
+				return LP_ST_BAD_SECONDS;
 			if (ndig < 3)
 				frac = frac * 10 + d;
 			else if (ndig == 3 && d >= 5)
@@ -62,9 +63,9 @@ ref_c_seconds_ms(const char *s, size_t len, int64_t *ms)
 	for (; ndig < 3; ndig++)
 		frac *= 10;
 	if (ip > ((uint64_t) INT64_MAX - frac - (uint64_t) round_up) / 1000)
-		return LP_C_LATENCY_RANGE;
+		return LP_ST_REQTIME_RANGE;
 	*ms = (int64_t) (ip * 1000 + frac + (uint64_t) round_up);
-	return LP_C_OK;
+	return LP_ST_OK;
 }
 
 
@@ -172,7 +173,7 @@ ref_c_is_scheme(unsigned char c)
  * The route of the request text rq[0..rq_end): METHOD SP TARGET [...].
  * Sets out->route, out->route_len and out->route_slash.
  */
-static inline lp_cparse_status
+static inline lp_status
 ref_c_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline *out)
 {
 	const char *m = rq;
@@ -182,19 +183,19 @@ ref_c_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline
 	while (m < rq_end && ref_c_tchar[(unsigned char) *m])
 		m++;
 	if (m == rq_end && rq_end - rq == 1 && *rq == '-')
-		return LP_C_BAD_REQUEST;	/* nginx's "-": no request line */
+		return LP_ST_BAD_REQUEST;	/* nginx's "-": no request line */
 	if (m == rq || m == rq_end || *m != ' ')
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 	t = m + 1;
 	te = t;
 	while (te < rq_end && !LP_IS_BLANK(*te))
 		te++;
 	if (te == t)
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 	/* the HTTP/2 connection preface, sent to an HTTP/1 port */
 	if (m - rq == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && *t == '*' &&
 		rq_end - te == 9 && memcmp(te, " HTTP/2.0", 9) == 0)
-		return LP_C_NOT_HTTP;
+		return LP_ST_NOT_HTTP;
 
 	/* absolute form, scheme://authority[/path][?query]: the path counts */
 	if ((unsigned) ((*t | 0x20) - 'a') <= 25)
@@ -208,11 +209,11 @@ ref_c_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline
 			s += 3;
 			while (s < te && *s != '/' && *s != '?')
 				s++;
-			if (s == te || (*s == '?' && !(flags & LP_FMT_KEEP_QUERY)))
+			if (s == te || (*s == '?' && !(flags & LP_PARSE_KEEP_QUERY)))
 			{
 				out->route = "/";
 				out->route_len = 1;
-				return LP_C_OK;
+				return LP_ST_OK;
 			}
 			out->route_slash = *s == '?';
 			t = s;
@@ -220,7 +221,7 @@ ref_c_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline
 	}
 	out->route = t;
 	out->route_len = (size_t) (te - t);
-	if (!(flags & LP_FMT_KEEP_QUERY))
+	if (!(flags & LP_PARSE_KEEP_QUERY))
 	{
 		const char *qm = memchr(t, '?', (size_t) (te - t));
 
@@ -228,15 +229,15 @@ ref_c_request_route(const char *rq, const char *rq_end, unsigned flags, lp_cline
 			out->route_len = (size_t) (qm - t);
 	}
 	if (out->route_len == 0)
-		return LP_C_BAD_REQUEST;
-	return LP_C_OK;
+		return LP_ST_BAD_REQUEST;
+	return LP_ST_OK;
 }
 
 /*
  * The reference: lp_parse_combined as it was written byte by byte
  * (commit c45f4f1); the fast path must agree with it on every input.
  */
-static inline lp_cparse_status
+static inline lp_status
 ref_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 {
 	const char *end = line + len;
@@ -246,7 +247,7 @@ ref_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	const char *last = NULL;
 	size_t		last_len = 0;
 	int			last_quoted = 0;
-	lp_cparse_status st;
+	lp_status	st;
 
 	out->route = NULL;
 	out->route_len = 0;
@@ -264,16 +265,16 @@ ref_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 	/* "request": the first field opened by a '"'; [time]: the last '[' before it */
 	rq = ref_c_find_request(line, end);
 	if (!ref_c_find_time(line, rq ? rq : end, &out->time, &out->time_len))
-		return LP_C_NO_TIME;
+		return LP_ST_NO_TIME;
 	if (!rq)
-		return LP_C_NO_REQUEST;
+		return LP_ST_NO_REQUEST;
 	q = ref_c_close_quote(rq, end);
 	if (!q)
-		return LP_C_UNTERMINATED;
+		return LP_ST_UNTERMINATED;
 	out->request = rq + 1;
 	out->request_len = (size_t) (q - rq - 1);
 	st = ref_c_request_route(out->request, q, flags, out);
-	if (st != LP_C_OK)
+	if (st != LP_ST_OK)
 		return st;
 
 	/* status size "referer" "agent" ... request-time: the last field counts */
@@ -288,7 +289,7 @@ ref_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 		{
 			q = ref_c_close_quote(p, end);
 			if (!q)
-				return LP_C_UNTERMINATED;
+				return LP_ST_UNTERMINATED;
 			last = p;
 			last_len = (size_t) (q + 1 - p);
 			last_quoted = 1;
@@ -305,14 +306,14 @@ ref_parse_combined(const char *line, size_t len, unsigned flags, lp_cline *out)
 		out->tail_fields++;
 	}
 	if (out->tail_fields < LP_C_MIN_TAIL_FIELDS)
-		return LP_C_TOO_FEW_FIELDS;
+		return LP_ST_TOO_FEW_TAIL_FIELDS;
 	if (last_quoted)
-		st = LP_C_BAD_LATENCY;
-	else if (flags & LP_FMT_MICROS)
+		st = (flags & LP_C_MICROS) ? LP_ST_BAD_MICROS : LP_ST_BAD_SECONDS;
+	else if (flags & LP_C_MICROS)
 		st = lp_parse_micros_ms(last, last_len, &out->latency);
 	else
 		st = ref_c_seconds_ms(last, last_len, &out->latency);
-	if (st != LP_C_OK)
+	if (st != LP_ST_OK)
 	{
 		out->bad = last;
 		out->bad_len = last_len;

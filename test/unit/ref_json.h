@@ -19,15 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * lp_route_template comes from lp_formats.h, which still declares its own
- * lp_parse_ctx (lp_format.h owns it now): renamed until the format
- * redesign drops that copy, as in src/lp_json.c.
- */
-#define lp_parse_ctx lp_formats_parse_ctx
-#include "lp_formats.h"
-#undef lp_parse_ctx
 #include "lp_json.h"
+#include "lp_templates.h"
 
 /* A JSON value of the tree. */
 typedef struct rj_val

@@ -19,7 +19,7 @@ is_blank(char c)
  * with the number checked in 128 bits.  lp_parse_line (with its fast paths)
  * must agree with it on every input.
  */
-static inline lp_parse_status
+static inline lp_status
 ref_parse(const char *line, size_t len, lp_line *out)
 {
 	const char *p = line;
@@ -48,7 +48,7 @@ ref_parse(const char *line, size_t len, lp_line *out)
 	out->bad = NULL;
 	out->bad_len = 0;
 	if (n < 4)
-		return LP_PARSE_TOO_FEW_FIELDS;
+		return LP_ST_TOO_FEW_FIELDS;
 	out->route = start[2];
 	out->route_len = (size_t) (stop[2] - start[2]);
 	out->latency = -1;
@@ -59,7 +59,7 @@ ref_parse(const char *line, size_t len, lp_line *out)
 	{
 		out->bad = start[3];
 		out->bad_len = (size_t) (stop[3] - start[3]);
-		return LP_PARSE_BAD_LATENCY;
+		return LP_ST_BAD_LATENCY;
 	}
 	for (q = start[3]; q < stop[3]; q++)
 	{
@@ -68,11 +68,11 @@ ref_parse(const char *line, size_t len, lp_line *out)
 		{
 			out->bad = start[3];
 			out->bad_len = (size_t) (stop[3] - start[3]);
-			return LP_PARSE_LATENCY_RANGE;
+			return LP_ST_LATENCY_RANGE;
 		}
 	}
 	out->latency = (int64_t) v;
-	return LP_PARSE_OK;
+	return LP_ST_OK;
 }
 
 #endif							/* REF_PARSE_H */

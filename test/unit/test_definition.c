@@ -1,14 +1,12 @@
 /* test/unit/test_definition.c -- unit tests of nginx and Apache definitions (lp_definition.c): compiling, parsing, hostile input, and the built-in combined parser as a reference */
 
-/* lp_formats.h (test_harness.h, ref_combined.h) still has its own lp_parse_ctx: renamed while it is read (until the table's split) */
-#define lp_parse_ctx lp_formats_parse_ctx
 #include "test_harness.h"
 #include "ref_combined.h"
-#undef lp_parse_ctx
 
 #include <time.h>
 
 #include "lp_definition.h"
+#include "lp_templates.h"
 #include "ref_definition.h"
 #include "ref_escape.h"
 
@@ -751,7 +749,7 @@ test_definition_vs_combined(void)
 		unsigned	cflags;
 	}			pairs[] = {
 		{"combined", LP_DEF_NGINX, NGX_COMBINED, 0},
-		{"combined_us", LP_DEF_APACHE, APACHE_COMBINED_US, LP_FMT_MICROS},
+		{"combined_us", LP_DEF_APACHE, APACHE_COMBINED_US, LP_C_MICROS},
 	};
 	size_t		k;
 
@@ -778,19 +776,19 @@ test_definition_vs_combined(void)
 				char		line[LP_GEN_MAXLINE];
 				size_t		n = lp_gen_line(&g, i, line);
 				lp_cline	cl;
-				lp_cparse_status cst;
+				lp_status	cst;
 				lp_result	r;
 				lp_status	st;
 				char		want[2 * LP_GEN_MAXLINE + 2];
 				size_t		wn;
 				test_diff	d;
 
-				cst = lp_parse_combined(line, n, pairs[k].cflags | (pass == 1 ? LP_FMT_KEEP_QUERY : 0), &cl);
+				cst = lp_parse_combined(line, n, pairs[k].cflags | (pass == 1 ? LP_PARSE_KEEP_QUERY : 0), &cl);
 				st = parse_n(&g_prog, line, n, flags, &r);
 				lines++;
 				/* the built-in's route, with the call's templates */
 				wn = 0;
-				if (cst == LP_C_OK)
+				if (cst == LP_ST_OK)
 				{
 					wn = lp_route_template(cl.route, cl.route_len, cl.route_slash, pass == 2, want);
 					if (wn == 0)
@@ -800,8 +798,8 @@ test_definition_vs_combined(void)
 					}
 				}
 				diff_init(&d);
-				diff_i(&d, "status", st == LP_ST_OK, cst == LP_C_OK);
-				if (cst == LP_C_OK && st == LP_ST_OK)
+				diff_i(&d, "status", st == LP_ST_OK, cst == LP_ST_OK);
+				if (cst == LP_ST_OK && st == LP_ST_OK)
 				{
 					diff_text(&d, "route", r.route, r.route_len, want, wn);
 					diff_i(&d, "latency", r.latency, cl.latency);

@@ -1,6 +1,8 @@
 /* test/unit/test_gen.c -- unit tests of the sample-line generator (lp_gen.c) */
 #include "test_harness.h"
 
+#include "lp_combined.h"
+
 /* Deterministic lines in the documented format, timestamps ascending. */
 void
 test_gen(void)
@@ -37,7 +39,7 @@ test_gen(void)
 			other_seed_same++;
 		if (n1 == 0 || n1 >= LP_GEN_MAXLINE || strlen(a) != n1)
 			bad_len++;
-		if (lp_parse_line(a, n1, &l) != LP_PARSE_OK || l.route[0] != '/' || l.latency < 3)
+		if (lp_parse_line(a, n1, &l) != LP_ST_OK || l.route[0] != '/' || l.latency < 3)
 			bad_parse++;
 		else
 			lp_state_add(st, l.route, l.route_len, l.latency);
@@ -164,8 +166,8 @@ test_gen_formats(void)
 			if (nc > maxlen)
 				maxlen = nc;
 			total += nc;
-			if (lp_parse_line(a, nd, &l) != LP_PARSE_OK ||
-				lp_parse_combined(b, nc, f->flags, &cl) != LP_C_OK)
+			if (lp_parse_line(a, nd, &l) != LP_ST_OK ||
+				lp_parse_combined(b, nc, f->pflags, &cl) != LP_ST_OK)
 			{
 				if (bad_parse++ < 3)
 					CHECK(0, "%s line %lld: a line does not parse: default %s, %s %s", names[k],
@@ -174,7 +176,7 @@ test_gen_formats(void)
 			}
 			/* with the query string kept, the route is the default's plus "?..." */
 			diff_init(&d);
-			if (f->flags & LP_FMT_KEEP_QUERY)
+			if (f->pflags & LP_PARSE_KEEP_QUERY)
 				diff_text(&d, "route without its query string", cl.route,
 						  cl.route_len > l.route_len && cl.route[l.route_len] == '?' ?
 						  l.route_len : cl.route_len, l.route, l.route_len);

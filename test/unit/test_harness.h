@@ -13,6 +13,7 @@
 #include "lp_parse.h"
 #include "lp_partial.h"
 #include "lp_rank.h"
+#include "lp_simd.h"
 #include "lp_state.h"
 #include "lp_tag.h"
 #include "test_diff_state.h"
@@ -68,7 +69,7 @@ typedef struct bytes
 extern void heap_init(test_heap *h, lp_allocator *a);
 
 /* Parse a NUL-terminated line. */
-extern lp_parse_status parse(const char *s, lp_line *out);
+extern lp_status parse(const char *s, lp_line *out);
 
 /* Does a route slice equal a C string? */
 extern int	slice_is(const char *p, size_t n, const char *want);

@@ -1,14 +1,7 @@
 /* test/unit/test_json.c -- unit tests of JSON lines (lp_json.c): specs, fields, presets, a differential against ref_json.h */
 
-/*
- * test_harness.h includes lp_formats.h, which still declares its own
- * lp_parse_ctx (lp_format.h owns it now); renamed here until the format
- * redesign drops that copy (as in src/lp_json.c).
- */
-#define lp_parse_ctx lp_formats_parse_ctx
 #include "test_harness.h"
-#include "lp_formats.h"
-#undef lp_parse_ctx
+#include "lp_units.h"
 
 #include "lp_json.h"
 #include "ref_json.h"
@@ -930,9 +923,9 @@ test_json_latency(void)
 			st = jparse(&sp[k], line, 0, &r);
 			if (k == 0 && !strchr(num, 'e'))
 			{
-				lp_cparse_status cst = lp_parse_seconds_ms(num, n, &want);
+				lp_status	cst = lp_parse_seconds_ms(num, n, &want);
 
-				if ((cst == LP_C_OK) != (st == LP_ST_OK) || (cst == LP_C_OK && want != r.latency))
+				if ((cst == LP_ST_OK) != (st == LP_ST_OK) || (cst == LP_ST_OK && want != r.latency))
 				{
 					CHECK(0, "seconds %s: lp_parse_seconds_ms %d %lld, lp_json %d %lld", num, cst,
 						  (long long) want, st, (long long) r.latency);

@@ -163,7 +163,7 @@ test_heap	g_heap;
 lp_allocator g_alloc;
 
 /* Parse a NUL-terminated line. */
-lp_parse_status
+lp_status
 parse(const char *s, lp_line *out)
 {
 	memset(out, 0xAB, sizeof(*out));
@@ -281,7 +281,7 @@ gen_state(const lp_allocator *a, int64_t first, int64_t lines, int32_t routes, i
 
 		if (i < first)
 			continue;
-		if (lp_parse_line(buf, n, &l) != LP_PARSE_OK ||
+		if (lp_parse_line(buf, n, &l) != LP_ST_OK ||
 			lp_state_add(st, l.route, l.route_len, l.latency) != LP_OK)
 		{
 			lp_state_free(st);
@@ -355,6 +355,8 @@ main(int argc, char **argv)
 	}
 
 	heap_init(&g_heap, &g_alloc);
+	/* the build of the dispatched parsers, chosen once as _PG_init does */
+	lp_simd_choose();
 	for (k = 0; k < NTESTS; k++)
 	{
 		if (!test_selected(&tests[k], argc, argv))

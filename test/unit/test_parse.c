@@ -20,45 +20,45 @@ test_parse_fields(void)
 	const char *s;
 
 	s = "2026-11-07T12:00:05 GET /api/v1/resource17/items 214";
-	CHECK_EQ_I(parse(s, &l), LP_PARSE_OK, "plain line");
+	CHECK_EQ_I(parse(s, &l), LP_ST_OK, "plain line");
 	CHECK(slice_is(l.route, l.route_len, "/api/v1/resource17/items"), "plain route");
 	CHECK_EQ_I(l.latency, 214, "plain latency");
 	CHECK_EQ_I(l.nfields, 4, "plain nfields");
 	CHECK(l.bad == NULL && l.bad_len == 0, "no bad slice on success");
 	CHECK(l.route == s + 24, "route points into the input");
 
-	CHECK_EQ_I(parse("ts\tGET\t/tab\t15", &l), LP_PARSE_OK, "tabs");
+	CHECK_EQ_I(parse("ts\tGET\t/tab\t15", &l), LP_ST_OK, "tabs");
 	CHECK(slice_is(l.route, l.route_len, "/tab") && l.latency == 15, "tab fields");
 
-	CHECK_EQ_I(parse("ts  \t GET   /multi \t\t  16", &l), LP_PARSE_OK, "runs of blanks");
+	CHECK_EQ_I(parse("ts  \t GET   /multi \t\t  16", &l), LP_ST_OK, "runs of blanks");
 	CHECK(slice_is(l.route, l.route_len, "/multi") && l.latency == 16, "runs of blanks fields");
 
-	CHECK_EQ_I(parse(" \t  ts GET /lead 17", &l), LP_PARSE_OK, "leading blanks");
+	CHECK_EQ_I(parse(" \t  ts GET /lead 17", &l), LP_ST_OK, "leading blanks");
 	CHECK(slice_is(l.route, l.route_len, "/lead") && l.latency == 17, "leading blanks fields");
 
-	CHECK_EQ_I(parse("ts GET /trail 18 \t ", &l), LP_PARSE_OK, "trailing blanks");
+	CHECK_EQ_I(parse("ts GET /trail 18 \t ", &l), LP_ST_OK, "trailing blanks");
 	CHECK_EQ_I(l.latency, 18, "trailing blanks latency");
 
-	CHECK_EQ_I(parse("ts GET /crlf 19\r", &l), LP_PARSE_OK, "one trailing CR dropped");
+	CHECK_EQ_I(parse("ts GET /crlf 19\r", &l), LP_ST_OK, "one trailing CR dropped");
 	CHECK_EQ_I(l.latency, 19, "CR latency");
-	CHECK_EQ_I(parse("ts GET /crlf 19\r\r", &l), LP_PARSE_BAD_LATENCY, "only one CR dropped");
+	CHECK_EQ_I(parse("ts GET /crlf 19\r\r", &l), LP_ST_BAD_LATENCY, "only one CR dropped");
 	CHECK(slice_is(l.bad, l.bad_len, "19\r"), "second CR stays in the latency field");
-	CHECK_EQ_I(parse("ts GET /cr\r", &l), LP_PARSE_TOO_FEW_FIELDS, "CR alone is no field");
+	CHECK_EQ_I(parse("ts GET /cr\r", &l), LP_ST_TOO_FEW_FIELDS, "CR alone is no field");
 	CHECK_EQ_I(l.nfields, 3, "CR line nfields");
-	CHECK_EQ_I(parse("ts GET /crmid\r 20", &l), LP_PARSE_OK, "CR inside a line is a route byte");
+	CHECK_EQ_I(parse("ts GET /crmid\r 20", &l), LP_ST_OK, "CR inside a line is a route byte");
 	CHECK(slice_is(l.route, l.route_len, "/crmid\r"), "CR kept in the route");
 
-	CHECK_EQ_I(parse("ts GET /extra 21 more fields\there 12ms -5", &l), LP_PARSE_OK,
+	CHECK_EQ_I(parse("ts GET /extra 21 more fields\there 12ms -5", &l), LP_ST_OK,
 			   "fields after the fourth ignored");
 	CHECK(slice_is(l.route, l.route_len, "/extra") && l.latency == 21, "extra fields values");
 	CHECK_EQ_I(l.nfields, 4, "nfields counts up to four");
 
 	/* the length bounds the line: bytes after it are not read */
 	s = "ts GET /len 22XYZ";
-	CHECK_EQ_I(lp_parse_line(s, strlen(s) - 3, &l), LP_PARSE_OK, "length bounds the line");
+	CHECK_EQ_I(lp_parse_line(s, strlen(s) - 3, &l), LP_ST_OK, "length bounds the line");
 	CHECK_EQ_I(l.latency, 22, "length-bounded latency");
-	CHECK_EQ_I(lp_parse_line(s, 11, &l), LP_PARSE_TOO_FEW_FIELDS, "length cut before the latency");
-	CHECK_EQ_I(lp_parse_line("", 0, &l), LP_PARSE_TOO_FEW_FIELDS, "empty input");
+	CHECK_EQ_I(lp_parse_line(s, 11, &l), LP_ST_TOO_FEW_FIELDS, "length cut before the latency");
+	CHECK_EQ_I(lp_parse_line("", 0, &l), LP_ST_TOO_FEW_FIELDS, "empty input");
 	CHECK_EQ_I(l.nfields, 0, "empty input nfields");
 }
 
@@ -79,7 +79,7 @@ test_parse_few(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
-		CHECK_EQ_I(parse(cases[i].line, &l), LP_PARSE_TOO_FEW_FIELDS, cases[i].line);
+		CHECK_EQ_I(parse(cases[i].line, &l), LP_ST_TOO_FEW_FIELDS, cases[i].line);
 		CHECK_EQ_I(l.nfields, cases[i].n, cases[i].line);
 		CHECK(l.bad == NULL, "no bad slice for too few fields");
 	}
@@ -92,30 +92,30 @@ test_parse_latency(void)
 	static const struct
 	{
 		const char *lat;
-		lp_parse_status st;
+		lp_status	st;
 		int64_t		value;
 	}			cases[] = {
-		{"12ms", LP_PARSE_BAD_LATENCY, 0},
-		{"-5", LP_PARSE_BAD_LATENCY, 0},
-		{"1e3", LP_PARSE_BAD_LATENCY, 0},
-		{"+", LP_PARSE_BAD_LATENCY, 0},
-		{"+5", LP_PARSE_BAD_LATENCY, 0},
-		{"0x10", LP_PARSE_BAD_LATENCY, 0},
-		{"\"\"", LP_PARSE_BAD_LATENCY, 0},
-		{"1.5", LP_PARSE_BAD_LATENCY, 0},
-		{"5,0", LP_PARSE_BAD_LATENCY, 0},
-		{"\xd9\xa3", LP_PARSE_BAD_LATENCY, 0},	/* ARABIC-INDIC DIGIT THREE */
-		{"0", LP_PARSE_OK, 0},
-		{"007", LP_PARSE_OK, 7},
-		{"00000000000000000000000000000001", LP_PARSE_OK, 1},
-		{"9223372036854775807", LP_PARSE_OK, INT64_MAX},
-		{"09223372036854775807", LP_PARSE_OK, INT64_MAX},
-		{"9223372036854775808", LP_PARSE_LATENCY_RANGE, 0},
-		{"9223372036854775810", LP_PARSE_LATENCY_RANGE, 0},
-		{"18446744073709551615", LP_PARSE_LATENCY_RANGE, 0},
-		{"18446744073709551616", LP_PARSE_LATENCY_RANGE, 0},
-		{"99999999999999999999", LP_PARSE_LATENCY_RANGE, 0},
-		{"99999999999999999999x", LP_PARSE_BAD_LATENCY, 0},
+		{"12ms", LP_ST_BAD_LATENCY, 0},
+		{"-5", LP_ST_BAD_LATENCY, 0},
+		{"1e3", LP_ST_BAD_LATENCY, 0},
+		{"+", LP_ST_BAD_LATENCY, 0},
+		{"+5", LP_ST_BAD_LATENCY, 0},
+		{"0x10", LP_ST_BAD_LATENCY, 0},
+		{"\"\"", LP_ST_BAD_LATENCY, 0},
+		{"1.5", LP_ST_BAD_LATENCY, 0},
+		{"5,0", LP_ST_BAD_LATENCY, 0},
+		{"\xd9\xa3", LP_ST_BAD_LATENCY, 0},	/* ARABIC-INDIC DIGIT THREE */
+		{"0", LP_ST_OK, 0},
+		{"007", LP_ST_OK, 7},
+		{"00000000000000000000000000000001", LP_ST_OK, 1},
+		{"9223372036854775807", LP_ST_OK, INT64_MAX},
+		{"09223372036854775807", LP_ST_OK, INT64_MAX},
+		{"9223372036854775808", LP_ST_LATENCY_RANGE, 0},
+		{"9223372036854775810", LP_ST_LATENCY_RANGE, 0},
+		{"18446744073709551615", LP_ST_LATENCY_RANGE, 0},
+		{"18446744073709551616", LP_ST_LATENCY_RANGE, 0},
+		{"99999999999999999999", LP_ST_LATENCY_RANGE, 0},
+		{"99999999999999999999x", LP_ST_BAD_LATENCY, 0},
 	};
 	size_t		i;
 	char		line[200];
@@ -124,12 +124,12 @@ test_parse_latency(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
-		lp_parse_status st;
+		lp_status	st;
 
 		snprintf(line, sizeof(line), "ts GET /lat %s tail", cases[i].lat);
 		st = parse(line, &l);
 		CHECK_EQ_I(st, cases[i].st, cases[i].lat);
-		if (st == LP_PARSE_OK)
+		if (st == LP_ST_OK)
 			CHECK_EQ_I(l.latency, cases[i].value, cases[i].lat);
 		else
 			CHECK(slice_is(l.bad, l.bad_len, cases[i].lat) && l.bad == line + 12,
@@ -139,8 +139,8 @@ test_parse_latency(void)
 		CHECK_EQ_I(lp_parse_uint63(cases[i].lat, strlen(cases[i].lat), &v), cases[i].st,
 				   cases[i].lat);
 	}
-	CHECK_EQ_I(lp_parse_uint63("", 0, &v), LP_PARSE_BAD_LATENCY, "empty number");
-	CHECK_EQ_I(lp_parse_uint63("12", 1, &v), LP_PARSE_OK, "length-bounded number");
+	CHECK_EQ_I(lp_parse_uint63("", 0, &v), LP_ST_BAD_LATENCY, "empty number");
+	CHECK_EQ_I(lp_parse_uint63("12", 1, &v), LP_ST_OK, "length-bounded number");
 	CHECK_EQ_I(v, 1, "length-bounded number value");
 
 	/* every value around the int64 limit */
@@ -148,7 +148,7 @@ test_parse_latency(void)
 	{
 		snprintf(line, sizeof(line), "922337203685477580%d", (int) i);
 		CHECK_EQ_I(lp_parse_uint63(line, strlen(line), &v),
-				   i <= 7 ? LP_PARSE_OK : LP_PARSE_LATENCY_RANGE, line);
+				   i <= 7 ? LP_ST_OK : LP_ST_LATENCY_RANGE, line);
 		if (i <= 7)
 			CHECK_EQ_I(v, INT64_MAX - 7 + (int64_t) i, line);
 	}
@@ -182,7 +182,7 @@ test_parse_latency(void)
 					for (b = 0; b < 256; b++)
 					{
 						char		l2[200];
-						lp_parse_status want,
+						lp_status	want,
 									got;
 						int64_t		wv = -1;
 
@@ -197,7 +197,7 @@ test_parse_latency(void)
 						got = lp_parse_line(l2, (size_t) len, &l);
 						tried++;
 						diff_init(&d);
-						if (diff_i(&d, "status", got, want) && got == LP_PARSE_OK)
+						if (diff_i(&d, "status", got, want) && got == LP_ST_OK)
 							diff_i(&d, "latency", l.latency, wv);
 						if (d.field && wrong++ < 5)
 							CHECK(0, "build %s: %s (line %s, the latency read by lp_parse_uint63)",
@@ -217,24 +217,24 @@ test_parse_utf8(void)
 	char		big[70000];
 
 	CHECK_EQ_I(parse("ts GET /caf\xc3\xa9/\xe6\x97\xa5\xe6\x9c\xac/\xf0\x9f\x98\x80 5", &l),
-			   LP_PARSE_OK, "UTF-8 route");
+			   LP_ST_OK, "UTF-8 route");
 	CHECK(slice_is(l.route, l.route_len, "/caf\xc3\xa9/\xe6\x97\xa5\xe6\x9c\xac/\xf0\x9f\x98\x80"),
 		  "UTF-8 bytes kept");
 	/* a no-break space (U+00A0) is not a separator */
-	CHECK_EQ_I(parse("ts GET /a\xc2\xa0" "b 6", &l), LP_PARSE_OK, "NBSP in route");
+	CHECK_EQ_I(parse("ts GET /a\xc2\xa0" "b 6", &l), LP_ST_OK, "NBSP in route");
 	CHECK(slice_is(l.route, l.route_len, "/a\xc2\xa0" "b"), "NBSP kept");
 	/* invalid UTF-8 and high bytes are bytes like any other */
-	CHECK_EQ_I(parse("ts GET \xff\xfe\x80 7", &l), LP_PARSE_OK, "high bytes");
+	CHECK_EQ_I(parse("ts GET \xff\xfe\x80 7", &l), LP_ST_OK, "high bytes");
 	CHECK(slice_is(l.route, l.route_len, "\xff\xfe\x80"), "high bytes kept");
 	/* other control bytes are not blanks either */
-	CHECK_EQ_I(parse("ts GET /v\x0b\x0c" "x 8", &l), LP_PARSE_OK, "VT FF in route");
+	CHECK_EQ_I(parse("ts GET /v\x0b\x0c" "x 8", &l), LP_ST_OK, "VT FF in route");
 	CHECK_EQ_I(l.route_len, 5, "VT FF kept");
 	/* a long route */
 	memset(big, 'r', sizeof(big));
 	memcpy(big, "ts GET /", 8);
 	memcpy(big + sizeof(big) - 3, " 9", 2);
 	big[sizeof(big) - 1] = '\0';
-	CHECK_EQ_I(parse(big, &l), LP_PARSE_OK, "long route");
+	CHECK_EQ_I(parse(big, &l), LP_ST_OK, "long route");
 	CHECK_EQ_I(l.route_len, sizeof(big) - 10, "long route length");
 	CHECK_EQ_I(l.latency, 9, "long route latency");
 }
@@ -244,15 +244,15 @@ test_parse_utf8(void)
  * line[0..len), every field it sets?  The first field that differs goes to *d.
  */
 static int
-parse_same(const char *line, size_t len, lp_parse_status sa, const lp_line *a,
-		   lp_parse_status sb, const lp_line *b, test_diff *d)
+parse_same(const char *line, size_t len, lp_status sa, const lp_line *a,
+		   lp_status sb, const lp_line *b, test_diff *d)
 {
 	diff_init(d);
 	diff_i(d, "status", sa, sb);
 	diff_i(d, "nfields", a->nfields, b->nfields);
-	if (sb != LP_PARSE_TOO_FEW_FIELDS)
+	if (sb != LP_ST_TOO_FEW_FIELDS)
 		diff_slice(d, "route", line, a->route, a->route_len, b->route, b->route_len);
-	if (sb == LP_PARSE_OK)
+	if (sb == LP_ST_OK)
 		diff_i(d, "latency", a->latency, b->latency);
 	diff_slice(d, "bad", line, a->bad, a->bad_len, b->bad, b->bad_len);
 	return d->field == NULL;
@@ -275,7 +275,7 @@ test_parse_differential(void)
 					j;
 		lp_line		a,
 					b;
-		lp_parse_status sa,
+		lp_status	sa,
 					sb;
 		char	   *line;
 

@@ -424,7 +424,7 @@ test_state_pipelined(void)
 		lp_line		l;
 		int64_t		v;
 
-		if (lp_parse_line(buf, n, &l) != LP_PARSE_OK)
+		if (lp_parse_line(buf, n, &l) != LP_ST_OK)
 		{
 			bad++;
 			continue;

@@ -1,10 +1,7 @@
 /* test/unit/test_token.c -- unit tests of the shared tokenizers (lp_token.c): byte scans, the request line, escapes, routes, latencies */
 
-/* lp_formats.h (test_harness.h, ref_combined.h) still has its own lp_parse_ctx: renamed while it is read (until the table's split) */
-#define lp_parse_ctx lp_formats_parse_ctx
 #include "test_harness.h"
 #include "ref_combined.h"
-#undef lp_parse_ctx
 
 #include "lp_token.h"
 #include "ref_escape.h"
@@ -183,21 +180,11 @@ test_token_request(void)
 	}
 }
 
-/* The combined parser's request statuses as lp_status. */
+/* The combined parser's request statuses (another status: none of them). */
 static lp_status
-tk_from_c(lp_cparse_status st)
+tk_from_c(lp_status st)
 {
-	switch (st)
-	{
-		case LP_C_OK:
-			return LP_ST_OK;
-		case LP_C_BAD_REQUEST:
-			return LP_ST_BAD_REQUEST;
-		case LP_C_NOT_HTTP:
-			return LP_ST_NOT_HTTP;
-		default:
-			return LP_ST_COUNT;
-	}
+	return st == LP_ST_OK || st == LP_ST_BAD_REQUEST || st == LP_ST_NOT_HTTP ? st : LP_ST_COUNT;
 }
 
 /* Append one of n strings (chosen by r) to b at *len. */
@@ -281,7 +268,7 @@ test_token_request_vs_ref(void)
 						st;
 
 			memset(&cl, 0, sizeof(cl));
-			want = tk_from_c(ref_c_request_route(rq, rq + len, f ? LP_FMT_KEEP_QUERY : 0, &cl));
+			want = tk_from_c(ref_c_request_route(rq, rq + len, f ? LP_PARSE_KEEP_QUERY : 0, &cl));
 			st = lp_request_parse(rq, len, flags, &got);
 			total++;
 			if (st == LP_ST_NOT_HTTP && len >= 2 && rq[0] == '-' && rq[1] == ' ')
@@ -542,15 +529,15 @@ test_token_latency(void)
 						k;
 			int64_t		a = 0,
 						b = 0;
-			lp_cparse_status want;
+			lp_status	want;
 			lp_status	got;
 
 			for (k = 0; k < n; k++)
 				s[k] = "0123456789.9x"[tk_rand(&seed) % (round % 3 ? 11 : 13)];
 			want = ref_c_seconds_ms(s, n, &b);
 			got = lp_latency_ms(s, n, LP_UNIT_S, &a);
-			if ((want == LP_C_OK) != (got == LP_ST_OK) || (got == LP_ST_OK && a != b) ||
-				(want == LP_C_LATENCY_RANGE) != (got == LP_ST_REQTIME_RANGE))
+			if ((want == LP_ST_OK) != (got == LP_ST_OK) || (got == LP_ST_OK && a != b) ||
+				(want == LP_ST_REQTIME_RANGE) != (got == LP_ST_REQTIME_RANGE))
 				bad++;
 		}
 		CHECK(bad == 0, "seconds: lp_latency_ms agrees with ref_c_seconds_ms (%ld differ)", bad);
