@@ -6,6 +6,7 @@
 #include "utils/memutils.h"
 
 #include "logp95.h"
+#include "logp95_agg.h"
 #include "logp95_expanded.h"
 #include "lp_codec.h"
 #include "lp_formats.h"
@@ -135,29 +136,7 @@ logp95_malformed_line(lp_state *st, const lp_format_def *fmt, const lp_parse_ctx
 
 /* ---------- per-call format and options ---------- */
 
-/*
- * One call site's format and options, read on its first row and kept in
- * fn_extra (again only when an argument changes; the format through the
- * same Logp95FormatCache as logp95_format_arg), and the scratch buffer
- * where a route is built (templates, an absolute-form target without a
- * path): no per-row palloc.
- */
-typedef struct Logp95Call
-{
-	Logp95FormatCache fmt;		/* the format (fmt.format NULL for (route,
-								 * latency) rows) and the name it was given as */
-	char	   *options;		/* the options argument as given (NULL: none) */
-	int			options_len;	/* its length */
-	lp_parse_ctx ctx;			/* the options' flags and the scratch buffer */
-	size_t		cap;			/* bytes at ctx.buf */
-	bool		args_const;		/* the format and options arguments are
-								 * constants of the aggregate call: read once,
-								 * never looked at again */
-	bool		direct;			/* a combined format without templates: its
-								 * parser (cparse) is called directly */
-	unsigned	cflags;			/* its flags (as lp_combined_parse passes them) */
-	lp_combined_fn cparse;		/* the best build of lp_parse_combined */
-} Logp95Call;
+/* Logp95Call, the call site's format and options: logp95_agg.h. */
 
 /*
  * Is argument argno of the transition (-1: none, which is constant) a
@@ -180,11 +159,11 @@ logp95_arg_const(FunctionCallInfo fcinfo, int argno)
 	return IsA(te, TargetEntry) && te->expr && IsA(te->expr, Const);
 }
 
-/* A copy of s[0 .. len) in the call site's context, replacing old. */
+/* A copy of s[0 .. len) in the call's context, replacing old. */
 static char *
-logp95_call_copy(FunctionCallInfo fcinfo, char *old, const char *s, int len)
+logp95_call_copy(Logp95Call *call, char *old, const char *s, int len)
 {
-	char	   *c = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len > 0 ? len : 1);
+	char	   *c = MemoryContextAlloc(call->cxt, len > 0 ? len : 1);
 
 	memcpy(c, s, len);
 	if (old)
@@ -234,24 +213,12 @@ logp95_options_named(const char *s, int len, bool lines)
 }
 
 /*
- * The call site's format (text argument fmt_argno, or -1 for (route,
- * latency) rows) and options (text argument opt_argno, or -1; NULL: none).
- * The caller checked that the format argument is not NULL.
+ * Read format text ft (NULL: (route, latency) rows) and options text ot
+ * (NULL: none) into call, again only when they differ from what it holds.
  */
-static Logp95Call *
-logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
+static void
+logp95_call_set(Logp95Call *call, text *ft, text *ot)
 {
-	Logp95Call *call = (Logp95Call *) fcinfo->flinfo->fn_extra;
-	text	   *ft = fmt_argno >= 0 ? PG_GETARG_TEXT_PP(fmt_argno) : NULL;
-	text	   *ot = opt_argno >= 0 && !PG_ARGISNULL(opt_argno) ? PG_GETARG_TEXT_PP(opt_argno) : NULL;
-
-	if (call == NULL)
-	{
-		call = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Logp95Call));
-		fcinfo->flinfo->fn_extra = call;
-		call->args_const = logp95_arg_const(fcinfo, fmt_argno) &&
-			logp95_arg_const(fcinfo, opt_argno);
-	}
 	if (ft)
 		logp95_format_cached(&call->fmt, ft);
 	if (ot == NULL)
@@ -266,9 +233,9 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 					  memcmp(call->options, VARDATA_ANY(ot), call->options_len) != 0))
 	{
 		call->ctx.flags = logp95_options_named(VARDATA_ANY(ot), (int) VARSIZE_ANY_EXHDR(ot),
-											   fmt_argno >= 0);
+											   ft != NULL);
 		call->options_len = (int) VARSIZE_ANY_EXHDR(ot);
-		call->options = logp95_call_copy(fcinfo, call->options, VARDATA_ANY(ot),
+		call->options = logp95_call_copy(call, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
 	call->direct = call->fmt.format && lp_format_is_combined(call->fmt.format) &&
@@ -276,6 +243,41 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 	call->cflags = call->fmt.format ?
 		call->fmt.format->flags | (call->ctx.flags & LP_FMT_KEEP_QUERY) : 0;
 	call->cparse = lp_combined_parser(LP_ISA_BEST);
+}
+
+/*
+ * The call site's format (text argument fmt_argno, or -1 for (route,
+ * latency) rows) and options (text argument opt_argno, or -1; NULL: none).
+ * The caller checked that the format argument is not NULL.
+ */
+static Logp95Call *
+logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
+{
+	Logp95Call *call = (Logp95Call *) fcinfo->flinfo->fn_extra;
+
+	if (call == NULL)
+	{
+		call = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Logp95Call));
+		call->cxt = fcinfo->flinfo->fn_mcxt;
+		fcinfo->flinfo->fn_extra = call;
+		call->args_const = logp95_arg_const(fcinfo, fmt_argno) &&
+			logp95_arg_const(fcinfo, opt_argno);
+	}
+	logp95_call_set(call,
+					fmt_argno >= 0 ? PG_GETARG_TEXT_PP(fmt_argno) : NULL,
+					opt_argno >= 0 && !PG_ARGISNULL(opt_argno) ? PG_GETARG_TEXT_PP(opt_argno) : NULL);
+	return call;
+}
+
+/* See logp95_agg.h. */
+Logp95Call *
+logp95_call_new(MemoryContext cxt, text *format, text *options)
+{
+	Logp95Call *call = MemoryContextAllocZero(cxt, sizeof(Logp95Call));
+
+	call->cxt = cxt;
+	call->args_const = true;
+	logp95_call_set(call, format, options);
 	return call;
 }
 
@@ -296,7 +298,7 @@ logp95_call_of(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 
 /* Make the call's scratch buffer hold a route built from len bytes. */
 static inline void
-logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
+logp95_call_scratch(Logp95Call *call, size_t len)
 {
 	size_t		need = LP_ROUTE_BUF_SIZE(len);
 
@@ -305,7 +307,7 @@ logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
 	need = Max(need, Max(2 * call->cap, 256));
 	if (call->ctx.buf)
 		pfree(call->ctx.buf);
-	call->ctx.buf = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, need);
+	call->ctx.buf = MemoryContextAllocHuge(call->cxt, need);
 	call->cap = need;
 }
 
@@ -408,7 +410,7 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	{
 		size_t		m;
 
-		logp95_call_scratch(fcinfo, call, n);
+		logp95_call_scratch(call, n);
 		m = lp_route_template(r, n, 0, 1, call->ctx.buf);
 		if (m > 0)
 		{
@@ -417,6 +419,48 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 		}
 	}
 	logp95_check(lp_state_add_pipelined(st, r, n, latency));
+}
+
+/*
+ * Count one line, line[0 .. len), of the call's format with its options:
+ * what logp95_agg(line, format [, options]) counts from a row.
+ */
+static LP_ALWAYS_INLINE void
+logp95_count_call_line_in(lp_state *st, Logp95Call *call, const char *line, size_t len)
+{
+	const lp_format_def *fmt = call->fmt.format;
+	lp_fields	lf;
+
+	/*
+	 * A combined format without templates: its parser, called directly, and
+	 * the route counted as it stands.  A line that fails, or whose route has
+	 * to be built (route_slash), takes the general path below, which parses
+	 * it again and finds the same.
+	 */
+	lp_cline	cl;
+
+	if (likely(logp95_call_direct(call, line, len, &cl)))
+	{
+		int			rc = lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency);
+
+		if (unlikely(rc != LP_OK))
+			logp95_check(rc);
+		return;
+	}
+	/* a route may be built: templates, or a query string kept */
+	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
+		logp95_call_scratch(call, len);
+	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_LINE_OK))
+		logp95_malformed_line(st, fmt, &call->ctx, line, len);
+	else
+		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
+}
+
+/* See logp95_agg.h. */
+void
+logp95_count_call_line(lp_state *st, Logp95Call *call, const char *line, size_t len)
+{
+	logp95_count_call_line_in(st, call, line, len);
 }
 
 /*
@@ -429,45 +473,16 @@ static LP_ALWAYS_INLINE void
 logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 {
 	Logp95Call *call;
-	const lp_format_def *fmt;
 	const char *line;
 	size_t		len;
-	lp_fields	lf;
 
 	if (PG_ARGISNULL(2))
 		return;
 	call = logp95_call_of(fcinfo, 2, opt_argno);
-	fmt = call->fmt.format;
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
-	/*
-	 * A combined format without templates: its parser, called directly, and
-	 * the route counted as it stands.  A line that fails, or whose route has
-	 * to be built (route_slash), takes the general path below, which parses
-	 * it again and finds the same.
-	 */
-	if (likely(call->direct))
-	{
-		lp_cline	cl;
-
-		if (likely(call->cparse(line, len, call->cflags, &cl) == LP_C_OK &&
-				   !cl.route_slash))
-		{
-			int			rc = lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency);
-
-			if (unlikely(rc != LP_OK))
-				logp95_check(rc);
-			return;
-		}
-	}
-	/* a route may be built: templates, or a query string kept */
-	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
-		logp95_call_scratch(fcinfo, call, len);
-	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_LINE_OK))
-		logp95_malformed_line(st, fmt, &call->ctx, line, len);
-	else
-		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
+	logp95_count_call_line_in(st, call, line, len);
 }
 
 /* ---------- the running state of the transitions (STYPE logp95_state) ---------- */
