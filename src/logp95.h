@@ -4,6 +4,7 @@
 
 #include "postgres.h"
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
 #if PG_VERSION_NUM >= 160000
 #include "varatt.h"				/* VARDATA_ANY and friends moved here in 16 */
@@ -13,6 +14,7 @@
 #include "lp_common.h"
 #include "lp_formats.h"
 #include "lp_state.h"
+#include "lp_ts.h"
 
 /*
  * A function that never returns: PostgreSQL 18 spells it with the prefix
@@ -115,5 +117,21 @@ extern Datum logp95_route_rows(FunctionCallInfo fcinfo, bytea *st,
 
 /* The format called name[0 .. len) in lp_formats[]; ERROR 22023 when unknown. */
 extern const lp_format_def *logp95_format_named(const char *name, int len);
+
+/*
+ * A parsed timestamp as a PostgreSQL timestamp: the offset is subtracted
+ * (UTC).  False when the instant falls outside years 0001 to 9999 in UTC.
+ */
+extern bool logp95_ts_value(const lp_ts *t, Timestamp *out);
+
+/*
+ * The instant of line[0 .. len) in format fmt as a UTC timestamp (the
+ * microseconds of a timestamptz too), or false when it has none that is
+ * well formed (logp95_line_ts and logp95_line_time return NULL then).
+ * Never an error, so that no line a server writes can make an INSERT or
+ * COPY into a table indexed on them, or with a rollup, fail.
+ */
+extern bool logp95_line_instant(const char *line, size_t len,
+								const lp_format_def *fmt, Timestamp *out);
 
 #endif							/* LOGP95_H */

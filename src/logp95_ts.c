@@ -18,11 +18,8 @@
 #define LOGP95_TS_MIN INT64CONST(-63082281600000000)	/* 0001-01-01 00:00:00 */
 #define LOGP95_TS_END INT64CONST(252455616000000000)	/* 10000-01-01 00:00:00 */
 
-/*
- * A parsed timestamp as a PostgreSQL timestamp: the offset is subtracted
- * (UTC).  False when the instant falls outside years 0001 to 9999 in UTC.
- */
-static bool
+/* See logp95.h. */
+bool
 logp95_ts_value(const lp_ts *t, Timestamp *out)
 {
 	struct pg_tm tm;
@@ -45,20 +42,22 @@ logp95_ts_value(const lp_ts *t, Timestamp *out)
 	return true;
 }
 
-/*
- * The timestamp of one line in format `fmt`, or false when it has none
- * that is well formed: the caller returns NULL.  Never an error, so that
- * no line a server writes can make an INSERT or COPY into a table indexed
- * on logp95_line_ts fail.
- */
-static bool
-logp95_line_ts_in(text *t, const lp_format_def *fmt, Timestamp *out)
+/* See logp95.h. */
+bool
+logp95_line_instant(const char *line, size_t len, const lp_format_def *fmt, Timestamp *out)
 {
 	lp_ts		ts;
 
-	if (fmt->read_ts(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ts) != LP_TS_OK)
+	if (fmt->read_ts(line, len, &ts) != LP_TS_OK)
 		return false;
 	return logp95_ts_value(&ts, out);
+}
+
+/* logp95_line_instant of a text datum. */
+static bool
+logp95_line_ts_in(text *t, const lp_format_def *fmt, Timestamp *out)
+{
+	return logp95_line_instant(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), fmt, out);
 }
 
 PG_FUNCTION_INFO_V1(logp95_line_ts);

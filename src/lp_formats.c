@@ -703,3 +703,10 @@ lp_combined_ts(const char *line, size_t len, lp_ts *out)
 	}
 	return lp_ts_parse_clf(time, time_len, out);
 }
+
+/* See lp_formats.h. */
+lp_ts_status
+lp_combined_ts_of(const lp_cline *cl, lp_ts *out)
+{
+	return lp_ts_parse_clf(cl->time, cl->time_len, out);
+}

@@ -263,6 +263,14 @@ extern lp_combined_fn lp_combined_parser(lp_isa isa);
 extern lp_ts_status lp_combined_ts(const char *line, size_t len, lp_ts *out);
 
 /*
+ * The time of a line that lp_parse_combined read (LP_C_OK): the same as
+ * lp_combined_ts of the line, from the "[...]" field the parse found
+ * (lp_combined_ts finds that field as the parser does), without looking
+ * for it again.
+ */
+extern lp_ts_status lp_combined_ts_of(const lp_cline *cl, lp_ts *out);
+
+/*
  * A request time in seconds, "D+" or "D+.D+", to milliseconds rounded to
  * nearest, half up (0.0005 -> 1, 0.0004999 -> 0).
  */
