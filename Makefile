@@ -11,6 +11,7 @@ OBJS = \
 	src/logp95_merge.o \
 	src/logp95_ops.o \
 	src/logp95_report.o \
+	src/logp95_rollup.o \
 	src/logp95_stats.o \
 	src/logp95_ts.o \
 	src/lp_arith.o \
