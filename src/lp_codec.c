@@ -63,14 +63,24 @@ lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	}
 }
 
-/* lp_varint_get with the one-byte case (most deltas and counts) inline. */
-static inline size_t
+/*
+ * lp_varint_get with the one- and two-byte cases inline: most deltas and
+ * counts take one byte, most latencies in milliseconds (a route's first
+ * value) two.  A two-byte varint whose second byte is 0 is overlong:
+ * lp_varint_get refuses it.
+ */
+static LP_ALWAYS_INLINE size_t
 lp_varint_get_fast(const uint8_t *p, const uint8_t *end, uint64_t *v)
 {
 	if (p < end && *p < 0x80)
 	{
 		*v = *p;
 		return 1;
+	}
+	if (p + 1 < end && p[1] < 0x80 && p[1] != 0)
+	{
+		*v = (uint64_t) (p[0] & 0x7f) | (uint64_t) p[1] << 7;
+		return 2;
 	}
 	return lp_varint_get(p, end, v);
 }
@@ -276,6 +286,15 @@ lp_validate(const uint8_t *buf, size_t len)
 	return lp_walk_routes(buf, len, 1, 0) == 1 ? LP_OK : LP_ECORRUPT;
 }
 
+/*
+ * Routes of at most this many values are added as they come: sizing the
+ * histogram for the batch first (lp_hist_reserve) pays for itself only when
+ * the batch would otherwise grow it several times, and it costs a second
+ * walk over the pairs.  Merging many small states (a rollup's minutes)
+ * decodes mostly such routes.
+ */
+#define LP_DECODE_SMALL 16
+
 /* See lp_codec.h. */
 int
 lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t keylen)
@@ -289,6 +308,43 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 	uint32_t	steps = 0,
 				used;
 	int			rc;
+
+	if (rv->npairs <= LP_DECODE_SMALL)
+	{
+		/*
+		 * a small route: found by the inline probe (an absent one is made
+		 * by lp_state_route), its values added straight from the bytes
+		 */
+		const uint8_t *p = rv->pairs;
+		const uint8_t *end = p + rv->pairs_len;
+		uint64_t	i,
+					d;
+		size_t		n;
+
+		if ((rc = lp_state_flush(st)) != LP_OK)
+			return rc;
+		route = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
+		if (!route && (rc = lp_state_route(st, key, keylen, &route)) != LP_OK)
+			return rc;
+		total = route->hist.total;
+		v = 0;
+		for (i = 0; i < rv->npairs; i++)
+		{
+			/* the view was checked by lp_reader_next or lp_validate */
+			n = lp_varint_get_fast(p, end, &d);
+			p += n;
+			LP_ASSERT(n > 0);
+			n = lp_varint_get_fast(p, end, &c);
+			p += n;
+			LP_ASSERT(n > 0 && c > 0 && p <= end);
+			v += (int64_t) d;	/* the first delta is the value itself */
+			if ((rc = lp_hist_add_n(&st->alloc, &route->hist, v, c)) != LP_OK)
+				return rc;
+			total += c;
+		}
+		LP_ASSERT(p == end && route->hist.total == total);
+		return LP_OK;
+	}
 
 	/* size the route's histogram once for all its values, then add them */
 	memset(&b, 0, sizeof(b));
@@ -307,7 +363,7 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 	while (lp_pairs_next(&it, &v, &c))
 	{
 		LP_CHECK_INTERRUPTS(steps);
-		rc = lp_hist_add(&st->alloc, &route->hist, v, c);
+		rc = lp_hist_add_n(&st->alloc, &route->hist, v, c);
 		if (rc != LP_OK)
 			return rc;
 		total += c;

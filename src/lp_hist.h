@@ -139,4 +139,24 @@ lp_hist_add_one(const lp_allocator *a, lp_hist *h, int64_t value)
 	return lp_hist_add(a, h, value, 1);
 }
 
+/*
+ * lp_hist_add, inline while the value's dense slot takes the count (a
+ * decoded or merged pair; counts from 1 up).
+ */
+static LP_ALWAYS_INLINE int
+lp_hist_add_n(const lp_allocator *a, lp_hist *h, int64_t value, uint64_t count)
+{
+	if ((uint64_t) value < h->dense_cap && count - 1 < (uint64_t) UINT32_MAX - h->dense[value] &&
+		count <= (uint64_t) INT64_MAX - h->total)
+	{
+		uint32_t   *d = &h->dense[value];
+
+		h->used += (*d == 0);
+		*d += (uint32_t) count;
+		h->total += count;
+		return LP_OK;
+	}
+	return lp_hist_add(a, h, value, count);
+}
+
 #endif							/* LP_HIST_H */
