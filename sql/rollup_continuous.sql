@@ -57,7 +57,7 @@ INSERT INTO access_log(line) VALUES
 SELECT logp95_rollup_create('access_log', '1 minute');
 SELECT * FROM rollup_diff('access_log_rollup_1min', 'access_log', '1 minute');
 -- the columns, the owner, the definition
-SELECT attname, atttypid::regtype, attnotnull FROM pg_attribute
+SELECT attname, atttypid::regtype, attnotnull, attstorage FROM pg_attribute
  WHERE attrelid = 'access_log_rollup_1min'::regclass AND attnum > 0 ORDER BY attnum;
 SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'access_log_rollup_1min'::regclass;
 SELECT relowner::regrole = current_user::regrole AS owned_by_caller
