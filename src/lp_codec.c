@@ -157,12 +157,18 @@ lp_check_pairs(lp_route_view *rv)
 	return LP_OK;
 }
 
+/* What lp_reader_next_route checks of a route. */
+#define LP_CHECK_ROUTE	1		/* the key (no NUL byte, keys in order) */
+#define LP_CHECK_PAIRS	2		/* the pairs (and rv->total is set) */
+
 /*
- * lp_reader_next; `check_pairs` 0 skips the walk over the route's pairs
- * (and leaves rv->total 0): only for input that lp_validate accepted.
+ * lp_reader_next; `checks` (LP_CHECK_*) 0 skips the walk over the route's
+ * pairs (leaving rv->total 0) and the checks of its key: only for input
+ * that lp_validate accepted.  The lengths are checked whatever `checks`
+ * says, so that a walk never leaves the buffer.
  */
-static int
-lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
+static LP_ALWAYS_INLINE int
+lp_reader_next_route(lp_reader *r, lp_route_view *rv, int checks)
 {
 	uint64_t	keylen,
 				npairs,
@@ -172,7 +178,7 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	if (r->left == 0)
 		return r->p == r->end ? 0 : LP_ECORRUPT;
 
-	if (!(n = lp_varint_get(r->p, r->end, &keylen)))
+	if (!(n = lp_varint_get_fast(r->p, r->end, &keylen)))
 		return LP_ECORRUPT;
 	r->p += n;
 	if (keylen > (uint64_t) (r->end - r->p))
@@ -180,16 +186,16 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	rv->key = (const char *) r->p;
 	rv->keylen = (size_t) keylen;
 	r->p += keylen;
-	if (keylen && memchr(rv->key, 0, rv->keylen))
+	if ((checks & LP_CHECK_ROUTE) && keylen && memchr(rv->key, 0, rv->keylen))
 		return LP_ECORRUPT;
-	if (r->left != r->nroutes &&
+	if ((checks & LP_CHECK_ROUTE) && r->left != r->nroutes &&
 		lp_key_cmp(r->prev, r->prevlen, rv->key, rv->keylen) >= 0)
 		return LP_ECORRUPT;
 
-	if (!(n = lp_varint_get(r->p, r->end, &npairs)))
+	if (!(n = lp_varint_get_fast(r->p, r->end, &npairs)))
 		return LP_ECORRUPT;
 	r->p += n;
-	if (!(n = lp_varint_get(r->p, r->end, &plen)))
+	if (!(n = lp_varint_get_fast(r->p, r->end, &plen)))
 		return LP_ECORRUPT;
 	r->p += n;
 	/* a pair takes two to twenty bytes */
@@ -201,7 +207,7 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	rv->pairs_len = (size_t) plen;
 	r->p += plen;
 	rv->total = 0;
-	if (check_pairs && lp_check_pairs(rv) != LP_OK)
+	if ((checks & LP_CHECK_PAIRS) && lp_check_pairs(rv) != LP_OK)
 		return LP_ECORRUPT;
 
 	r->prev = rv->key;
@@ -216,7 +222,7 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 int
 lp_reader_next(lp_reader *r, lp_route_view *rv)
 {
-	return lp_reader_next_route(r, rv, 1);
+	return lp_reader_next_route(r, rv, LP_CHECK_ROUTE | LP_CHECK_PAIRS);
 }
 
 /* See lp_codec.h. */
@@ -255,10 +261,10 @@ lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
 }
 
 /*
- * Walk every route of an encoding, checking each route's pairs too when
- * `check_pairs`, and stopping at the first route that is not ASCII when
- * `stop_non_ascii`: 1 when the walk reached the end, 0 when it stopped at a
- * non-ASCII route, LP_ECORRUPT when the encoding is invalid.
+ * Walk every route of an encoding, checking each route's key, and its pairs
+ * too when `check_pairs`, and stopping at the first route that is not ASCII
+ * when `stop_non_ascii`: 1 when the walk reached the end, 0 when it stopped
+ * at a non-ASCII route, LP_ECORRUPT when the encoding is invalid.
  */
 static int
 lp_walk_routes(const uint8_t *buf, size_t len, int check_pairs, int stop_non_ascii)
@@ -270,7 +276,8 @@ lp_walk_routes(const uint8_t *buf, size_t len, int check_pairs, int stop_non_asc
 
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		return LP_ECORRUPT;
-	while ((rc = lp_reader_next_route(&r, &rv, check_pairs)) == 1)
+	while ((rc = lp_reader_next_route(&r, &rv, LP_CHECK_ROUTE |
+									  (check_pairs ? LP_CHECK_PAIRS : 0))) == 1)
 	{
 		LP_CHECK_INTERRUPTS(steps);
 		if (stop_non_ascii && !lp_key_ascii(rv.key, rv.keylen))
