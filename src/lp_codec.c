@@ -391,6 +391,63 @@ lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
 	return lp_decode_trusted(st, buf, len);
 }
 
+/* See lp_codec.h. */
+size_t
+lp_head_len(uint64_t malformed, uint64_t nroutes)
+{
+	return 1 + lp_varint_len(malformed) + lp_varint_len(nroutes);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_head(uint8_t *p, uint64_t malformed, uint64_t nroutes)
+{
+	size_t		n = 0;
+
+	p[n++] = LP_CODEC_VERSION;
+	n += lp_varint_put(p + n, malformed);
+	n += lp_varint_put(p + n, nroutes);
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_route_head_len(size_t keylen, uint64_t npairs, uint64_t pairs_len)
+{
+	return lp_varint_len(keylen) + keylen + lp_varint_len(npairs) + lp_varint_len(pairs_len);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_route_head(uint8_t *p, const char *key, size_t keylen, uint64_t npairs,
+				  uint64_t pairs_len)
+{
+	size_t		n = lp_varint_put(p, keylen);
+
+	if (keylen)
+		memcpy(p + n, key, keylen);
+	n += keylen;
+	n += lp_varint_put(p + n, npairs);
+	n += lp_varint_put(p + n, pairs_len);
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_pair_len(uint64_t delta, uint64_t count)
+{
+	return lp_varint_len(delta) + lp_varint_len(count);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count)
+{
+	size_t		n = lp_varint_put(p, delta);
+
+	return n + lp_varint_put(p + n, count);
+}
+
 /* A growing output buffer. */
 typedef struct lp_outbuf
 {
@@ -467,13 +524,10 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		rc = LP_ETOOBIG;
 		goto done;
 	}
-	if ((rc = lp_outbuf_reserve(&b, reserve + 1 + lp_varint_len(st->malformed) +
-								lp_varint_len(st->nroutes))) != LP_OK)
+	if ((rc = lp_outbuf_reserve(&b, reserve + lp_head_len(st->malformed, st->nroutes))) != LP_OK)
 		goto done;
 	b.len = reserve;
-	b.data[b.len++] = LP_CODEC_VERSION;
-	b.len += lp_varint_put(b.data + b.len, st->malformed);
-	b.len += lp_varint_put(b.data + b.len, st->nroutes);
+	b.len += lp_put_head(b.data + b.len, st->malformed, st->nroutes);
 	LP_ASSERT(b.len <= b.cap);
 
 	for (i = 0; i < st->nroutes; i++)
@@ -500,37 +554,27 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 			LP_ASSERT(pairs[j].value >= 0 && (j == 0 || pairs[j].value > prev));
 			LP_ASSERT(pairs[j].count >= 1);
 			total += pairs[j].count;
-			plen += lp_varint_len((uint64_t) (pairs[j].value - prev)) +
-				lp_varint_len(pairs[j].count);
+			plen += lp_pair_len((uint64_t) (pairs[j].value - prev), pairs[j].count);
 			prev = pairs[j].value;
 		}
 		LP_ASSERT(total == r->hist.total);
 		if (r->keylen > SIZE_MAX / 2 ||
-			(rc = lp_outbuf_reserve(&b, lp_varint_len(r->keylen) + r->keylen +
-									lp_varint_len(np) + lp_varint_len(plen) +
-									plen)) != LP_OK)
+			(rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen)) != LP_OK)
 		{
 			if (rc == LP_OK)
 				rc = LP_ETOOBIG;
 			goto done;
 		}
 		start = b.len;
-		b.len += lp_varint_put(b.data + b.len, r->keylen);
-		if (r->keylen)
-			memcpy(b.data + b.len, r->key, r->keylen);
-		b.len += r->keylen;
-		b.len += lp_varint_put(b.data + b.len, np);
-		b.len += lp_varint_put(b.data + b.len, plen);
+		b.len += lp_put_route_head(b.data + b.len, r->key, r->keylen, np, plen);
 		prev = 0;
 		for (j = 0; j < np; j++)
 		{
-			b.len += lp_varint_put(b.data + b.len, (uint64_t) (pairs[j].value - prev));
-			b.len += lp_varint_put(b.data + b.len, pairs[j].count);
+			b.len += lp_put_pair(b.data + b.len, (uint64_t) (pairs[j].value - prev), pairs[j].count);
 			prev = pairs[j].value;
 		}
 		/* exactly the bytes reserved: the pairs took plen */
-		LP_ASSERT(b.len - start == lp_varint_len(r->keylen) + r->keylen + lp_varint_len(np) +
-				  lp_varint_len(plen) + plen && b.len <= b.cap);
+		LP_ASSERT(b.len - start == lp_route_head_len(r->keylen, np, plen) + plen && b.len <= b.cap);
 	}
 	/* the slack reserved for headers may overshoot the limit: check the real length */
 	if (b.len > max_len)

@@ -106,6 +106,22 @@ extern int	lp_encode(const lp_state *st, const lp_allocator *out_alloc,
 					  size_t reserve, size_t max_len,
 					  uint8_t **out, size_t *outlen);
 
+/*
+ * The encoding written piece by piece, by lp_encode and lp_run_encode
+ * (the one place its layout is written): the header (version, malformed
+ * count, route count); each route's head (key length, key, pair count,
+ * length of its pairs); each pair (the value's difference to the previous
+ * value of the route, the value itself for the first; its count).  Each
+ * _len gives the bytes its put writes; puts return them too.
+ */
+extern size_t lp_head_len(uint64_t malformed, uint64_t nroutes);
+extern size_t lp_put_head(uint8_t *p, uint64_t malformed, uint64_t nroutes);
+extern size_t lp_route_head_len(size_t keylen, uint64_t npairs, uint64_t pairs_len);
+extern size_t lp_put_route_head(uint8_t *p, const char *key, size_t keylen,
+								uint64_t npairs, uint64_t pairs_len);
+extern size_t lp_pair_len(uint64_t delta, uint64_t count);
+extern size_t lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count);
+
 /* Text form: "\x" followed by lower-case hex of the encoding. */
 extern size_t lp_hex_len(size_t len);
 extern void lp_hex_encode(const uint8_t *buf, size_t len, char *out);
