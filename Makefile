@@ -25,6 +25,7 @@ OBJS = \
 	src/lp_parse.o \
 	src/lp_partial.o \
 	src/lp_rank.o \
+	src/lp_run.o \
 	src/lp_sort.o \
 	src/lp_state.o \
 	src/lp_stats.o \

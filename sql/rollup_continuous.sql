@@ -261,6 +261,10 @@ END $$;
 SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n', '1 minute', 'combined', '');
 SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY (n * 7919) % 3011', '1 minute', 'combined', '');
 SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n DESC', '90 seconds', 'combined', '');
+-- two, four and five runs of every bucket (added by walks, then decoded)
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n % 2, n', '1 minute', 'combined', '');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n % 4, n', '1 minute', 'combined', '');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n % 5, n', '1 minute', 'combined', '');
 SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n', '1 minute', 'combined', 'templates');
 SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n', '1 hour', 'combined_us_query', 'skip');
 SELECT * FROM rr_diff('SELECT line::varchar FROM rr ORDER BY n', '1 minute', 'default', '');

@@ -41,18 +41,26 @@ logp95_state_get(FunctionCallInfo fcinfo, const char *fname)
 /*
  * The malformed policy of every transition: the call's option (LP_OPT_SKIP
  * or LP_OPT_ERROR in opts, from logp95_agg(..., options)) when it gives
- * one, else logp95.on_malformed.  In skip mode count one malformed row
- * into st and return true; in error mode return false (the caller raises
- * the error that describes the row).
+ * one, else logp95.on_malformed.  True in skip mode (the row is counted as
+ * malformed), false in error mode (the caller raises the error that
+ * describes the row).
+ */
+static bool
+logp95_malformed_skips(unsigned opts)
+{
+	return (opts & LP_OPT_SKIP) ? true :
+		(opts & LP_OPT_ERROR) ? false :
+		logp95_on_malformed == LOGP95_MALFORMED_SKIP;
+}
+
+/*
+ * The malformed policy applied to a state: in skip mode count one
+ * malformed row into st and return true; in error mode return false.
  */
 static bool
 logp95_skip_malformed(lp_state *st, unsigned opts)
 {
-	bool		skip = (opts & LP_OPT_SKIP) ? true :
-		(opts & LP_OPT_ERROR) ? false :
-		logp95_on_malformed == LOGP95_MALFORMED_SKIP;
-
-	if (!skip)
+	if (!logp95_malformed_skips(opts))
 		return false;
 	logp95_check(lp_state_add_malformed(st, 1));
 	return true;
@@ -421,24 +429,45 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	logp95_check(lp_state_add_pipelined(st, r, n, latency));
 }
 
+/* logp95_call_line, inline for the transitions. */
+static LP_ALWAYS_INLINE bool
+logp95_call_line_in(Logp95Call *call, const char *line, size_t len, lp_fields *out)
+{
+	const lp_format_def *fmt = call->fmt.format;
+
+	/* a route may be built: templates, or a query string kept */
+	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
+		logp95_call_scratch(call, len);
+	if (likely(fmt->parse(line, len, fmt, &call->ctx, out) == LP_LINE_OK))
+		return true;
+	if (!logp95_malformed_skips(call->ctx.flags))
+		logp95_line_error(fmt, &call->ctx, line, len);
+	return false;
+}
+
+/* See logp95_agg.h. */
+bool
+logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_fields *out)
+{
+	return logp95_call_line_in(call, line, len, out);
+}
+
 /*
  * Count one line, line[0 .. len), of the call's format with its options:
  * what logp95_agg(line, format [, options]) counts from a row.
  */
 static LP_ALWAYS_INLINE void
-logp95_count_call_line_in(lp_state *st, Logp95Call *call, const char *line, size_t len)
+logp95_count_call_line(lp_state *st, Logp95Call *call, const char *line, size_t len)
 {
-	const lp_format_def *fmt = call->fmt.format;
 	lp_fields	lf;
+	lp_cline	cl;
 
 	/*
 	 * A combined format without templates: its parser, called directly, and
 	 * the route counted as it stands.  A line that fails, or whose route has
-	 * to be built (route_slash), takes the general path below, which parses
-	 * it again and finds the same.
+	 * to be built (route_slash), takes the general path, which parses it
+	 * again and finds the same.
 	 */
-	lp_cline	cl;
-
 	if (likely(logp95_call_direct(call, line, len, &cl)))
 	{
 		int			rc = lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency);
@@ -447,20 +476,10 @@ logp95_count_call_line_in(lp_state *st, Logp95Call *call, const char *line, size
 			logp95_check(rc);
 		return;
 	}
-	/* a route may be built: templates, or a query string kept */
-	if ((call->ctx.flags | fmt->flags) & (LP_OPT_TEMPLATES | LP_FMT_KEEP_QUERY))
-		logp95_call_scratch(call, len);
-	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_LINE_OK))
-		logp95_malformed_line(st, fmt, &call->ctx, line, len);
-	else
+	if (logp95_call_line_in(call, line, len, &lf))
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
-}
-
-/* See logp95_agg.h. */
-void
-logp95_count_call_line(lp_state *st, Logp95Call *call, const char *line, size_t len)
-{
-	logp95_count_call_line_in(st, call, line, len);
+	else
+		logp95_check(lp_state_add_malformed(st, 1));
 }
 
 /*
@@ -482,7 +501,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
-	logp95_count_call_line_in(st, call, line, len);
+	logp95_count_call_line(st, call, line, len);
 }
 
 /* ---------- the running state of the transitions (STYPE logp95_state) ---------- */

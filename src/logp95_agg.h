@@ -14,7 +14,7 @@
  * same Logp95FormatCache as logp95_format_arg), and the scratch buffer
  * where a route is built (templates, an absolute-form target without a
  * path): no per-row palloc.  The rollups (logp95_rollup.c) keep one for
- * the lines they read.
+ * the lines they read, through logp95_call_direct and logp95_call_line.
  */
 typedef struct Logp95Call
 {
@@ -45,7 +45,7 @@ extern Logp95Call *logp95_call_new(MemoryContext cxt, text *format, text *option
  * The combined parser's reading of a line that the call counts as the
  * parser reads it (a combined format without templates, a line that parses
  * with its route as it stands): true with *cl, whose route and latency are
- * what logp95_count_call_line counts and whose time is the one the format
+ * what logp95_agg counts from the line and whose time is the one the format
  * reads (lp_combined_ts_of).  False for every other call and line.
  */
 static LP_ALWAYS_INLINE bool
@@ -56,12 +56,14 @@ logp95_call_direct(const Logp95Call *call, const char *line, size_t len, lp_clin
 }
 
 /*
- * Count line[0 .. len) into st as logp95_agg(line, format, options)
- * counts a row (the malformed policy included: the options' skip or
- * error, else logp95.on_malformed).  The last row may be left pending
- * (lp_state_add_pipelined): lp_state_flush before reading st.
+ * Read line[0 .. len) as logp95_agg(line, format, options) reads it when
+ * logp95_call_direct did not: true with the route and latency it counts in
+ * *out (the route may lie in the call's scratch buffer, until the next
+ * line), false for a malformed line in skip mode (the caller counts one
+ * malformed line); in error mode a malformed line raises its 22P02.  The
+ * malformed policy is the aggregate's (the options' skip or error, else
+ * logp95.on_malformed).
  */
-extern void logp95_count_call_line(lp_state *st, Logp95Call *call,
-								   const char *line, size_t len);
+extern bool logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_fields *out);
 
 #endif							/* LOGP95_AGG_H */

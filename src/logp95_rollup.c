@@ -21,7 +21,9 @@
 
 #include "logp95.h"
 #include "logp95_agg.h"
+#include "lp_arith.h"
 #include "lp_codec.h"
+#include "lp_run.h"
 #include "lp_state.h"
 
 /*
@@ -30,14 +32,15 @@
  * at once: a COPY of a few days of lines into a minute rollup held
  * thousands of them (a whole state each) and spilled.  Log lines arrive in
  * time order, so here the lines are read in the order they come, from a
- * cursor, and only the bucket being read has a running state: when a
- * line's bucket differs from the one before, the running state is encoded
- * as a finished run and a new one starts.  The runs are sorted by bucket
- * (tuplesort: it spills past work_mem like any sort), the runs of one
- * bucket (lines out of order) are merged exactly, and each bucket comes
- * out once, in bucket order.  A bucket's state is the same bytes
- * logp95_agg(line, format, 'skip,' || options) gives over the bucket's
- * lines, whatever their order (the encoding is canonical).
+ * cursor, and only the bucket being read is counted (lp_run.h: its rows,
+ * encoded by sorting when the bucket ends): when a line's bucket differs
+ * from the one before, the run is encoded as a finished run and a new one
+ * starts.  The runs are sorted by bucket (tuplesort: it spills past
+ * work_mem like any sort), the runs of one bucket (lines out of order) are
+ * merged exactly, and each bucket comes out once, in bucket order.  A
+ * bucket's state is the same bytes logp95_agg(line, format, 'skip,' ||
+ * options) gives over the bucket's lines, whatever their order (the
+ * encoding is canonical).
  */
 
 /* Longest time text whose instant is kept for the lines after it. */
@@ -63,8 +66,10 @@ typedef struct Logp95Rollup
 	Timestamp	memo_ts;		/* this one */
 	bool		in_run;			/* a run is being counted */
 	TimestampTz run_bucket;		/* its bucket */
-	MemoryContext run_cxt;		/* the running state's memory, reset per run */
-	lp_state   *st;				/* the running state, in run_cxt */
+	lp_run	   *run;			/* its rows (and the routes kept from run to run) */
+	MemoryContext run_cxt;		/* where run lives, for the whole call */
+	MemoryContext out_cxt;		/* a run's encoding until the tuplesort has
+								 * copied it; merging runs in the emit */
 	Tuplesortstate *runs;		/* the finished runs (bucket, state), by bucket */
 	TupleTableSlot *put;		/* a virtual (bucket, state) slot to put a run */
 } Logp95Rollup;
@@ -92,31 +97,15 @@ logp95_rollup_bin(Logp95Rollup *r, TimestampTz t)
 	return b;
 }
 
-/* Start a run of bucket b: an empty running state. */
-static void
-logp95_rollup_start_run(Logp95Rollup *r, TimestampTz b)
-{
-	lp_allocator a;
-
-	MemoryContextReset(r->run_cxt);
-	a = logp95_allocator(r->run_cxt);
-	r->st = lp_state_create(&a);
-	if (r->st == NULL)
-		logp95_check(LP_ENOMEM);
-	r->run_bucket = b;
-	r->in_run = true;
-}
-
-/* The run being counted, encoded and put among the finished runs. */
+/* The run being counted, encoded and put among the finished runs; the next one starts empty. */
 static void
 logp95_rollup_end_run(Logp95Rollup *r)
 {
-	lp_allocator a = logp95_allocator(r->run_cxt);
+	lp_allocator a = logp95_allocator(r->out_cxt);
 	uint8	   *buf;
 	size_t		len;
 
-	logp95_check(lp_state_flush(r->st));
-	logp95_check(lp_encode(r->st, &a, VARHDRSZ, MaxAllocSize, &buf, &len));
+	logp95_check(lp_run_encode(r->run, &a, VARHDRSZ, MaxAllocSize, &buf, &len));
 	SET_VARSIZE(buf, VARHDRSZ + len);
 	ExecClearTuple(r->put);
 	r->put->tts_values[0] = TimestampTzGetDatum(r->run_bucket);
@@ -126,8 +115,7 @@ logp95_rollup_end_run(Logp95Rollup *r)
 	ExecStoreVirtualTuple(r->put);
 	tuplesort_puttupleslot(r->runs, r->put);	/* copies */
 	ExecClearTuple(r->put);
-	MemoryContextReset(r->run_cxt);
-	r->st = NULL;
+	MemoryContextReset(r->out_cxt);
 	r->in_run = false;
 }
 
@@ -159,23 +147,23 @@ logp95_rollup_time_of(Logp95Rollup *r, const lp_cline *cl, Timestamp *out)
 	return r->memo_ok;
 }
 
-/* The running state of bucket b: the current run's, or a new run's. */
-static LP_ALWAYS_INLINE lp_state *
-logp95_rollup_state_of(Logp95Rollup *r, TimestampTz b)
+/* Make bucket b's run the one being counted (ending the run of another bucket). */
+static LP_ALWAYS_INLINE void
+logp95_rollup_bucket(Logp95Rollup *r, TimestampTz b)
 {
 	if (unlikely(!r->in_run || b != r->run_bucket))
 	{
 		if (r->in_run)
 			logp95_rollup_end_run(r);
-		logp95_rollup_start_run(r, b);
+		r->run_bucket = b;
+		r->in_run = true;
 	}
-	return r->st;
 }
 
 /*
- * One row of the cursor: its line counted into the running state of its
- * bucket, -infinity for a line without a well-formed time (NULL lines
- * count nothing, as logp95_agg skips them).
+ * One row of the cursor: its line counted into the run of its bucket,
+ * -infinity for a line without a well-formed time (NULL lines count
+ * nothing, as logp95_agg skips them).
  */
 static bool
 logp95_rollup_receive(TupleTableSlot *slot, DestReceiver *self)
@@ -188,8 +176,8 @@ logp95_rollup_receive(TupleTableSlot *slot, DestReceiver *self)
 	const char *s;
 	size_t		len;
 	lp_cline	cl;
+	lp_fields	lf;
 	Timestamp	ts;
-	lp_state   *st;
 
 	if (isnull)
 		return true;
@@ -201,15 +189,18 @@ logp95_rollup_receive(TupleTableSlot *slot, DestReceiver *self)
 	if (likely(logp95_call_direct(r->call, s, len, &cl)))
 	{
 		/* the usual combined line: parsed once, for its time and its route */
-		st = logp95_rollup_state_of(r, logp95_rollup_time_of(r, &cl, &ts) ?
-									logp95_rollup_bin(r, (TimestampTz) ts) : DT_NOBEGIN);
-		logp95_check(lp_state_add_pipelined(st, cl.route, cl.route_len, cl.latency));
+		logp95_rollup_bucket(r, logp95_rollup_time_of(r, &cl, &ts) ?
+							 logp95_rollup_bin(r, (TimestampTz) ts) : DT_NOBEGIN);
+		logp95_check(lp_run_add(r->run, cl.route, cl.route_len, cl.latency));
 	}
 	else
 	{
-		st = logp95_rollup_state_of(r, logp95_line_instant(s, len, r->call->fmt.format, &ts) ?
-									logp95_rollup_bin(r, (TimestampTz) ts) : DT_NOBEGIN);
-		logp95_count_call_line(st, r->call, s, len);
+		logp95_rollup_bucket(r, logp95_line_instant(s, len, r->call->fmt.format, &ts) ?
+							 logp95_rollup_bin(r, (TimestampTz) ts) : DT_NOBEGIN);
+		if (logp95_call_line(r->call, s, len, &lf))
+			logp95_check(lp_run_add(r->run, lf.route, lf.route_len, lf.latency));
+		else
+			logp95_check(lp_run_add_malformed(r->run, 1));
 	}
 	if (line != t)
 		pfree(line);
@@ -272,15 +263,22 @@ logp95_rollup_cursor(const char *name)
 }
 
 /*
+ * Runs of one bucket added by ordered walks over two encodings
+ * (lp_encoded_add: no hash table, linear in the two), up to this many;
+ * past it they are decoded into one state, which costs the same whatever
+ * their number.
+ */
+#define LOGP95_ROLLUP_WALKS 4
+
+/*
  * Put the runs, sorted by bucket, into the function's result: a bucket of
- * one run as it is, the runs of one bucket merged (decoded into one state
- * and encoded once).
+ * one run as it is, the runs of one bucket (lines out of order) added up.
  */
 static void
 logp95_rollup_emit(Logp95Rollup *r, ReturnSetInfo *rsinfo)
 {
 	TupleTableSlot *get = MakeSingleTupleTableSlot(rsinfo->setDesc, &TTSOpsMinimalTuple);
-	MemoryContext cxt = r->run_cxt;
+	MemoryContext cxt = r->out_cxt;
 	bool		have;
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
@@ -290,18 +288,22 @@ logp95_rollup_emit(Logp95Rollup *r, ReturnSetInfo *rsinfo)
 	while (have)
 	{
 		TimestampTz b;
-		bytea	   *first;
+		bytea	   *sum;
 		MemoryContext oldcxt;
 		lp_state   *st = NULL;
 		lp_allocator a;
+		int			nruns = 1;
+		uint8	   *buf;
+		size_t		len;
 
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(cxt);
+		a = logp95_allocator(cxt);
 		slot_getallattrs(get);
 		b = DatumGetTimestampTz(get->tts_values[0]);
 		/* the slot's tuple goes at the next gettupleslot: a copy */
 		oldcxt = MemoryContextSwitchTo(cxt);
-		first = (bytea *) DatumGetPointer(datumCopy(get->tts_values[1], false, -1));
+		sum = (bytea *) DatumGetPointer(datumCopy(get->tts_values[1], false, -1));
 		MemoryContextSwitchTo(oldcxt);
 		while ((have = tuplesort_gettupleslot(r->runs, true, false, get, NULL)))
 		{
@@ -310,30 +312,35 @@ logp95_rollup_emit(Logp95Rollup *r, ReturnSetInfo *rsinfo)
 			slot_getallattrs(get);
 			if (DatumGetTimestampTz(get->tts_values[0]) != b)
 				break;
+			more = DatumGetByteaPP(get->tts_values[1]);
+			if (++nruns <= LOGP95_ROLLUP_WALKS)
+			{
+				logp95_check(lp_encoded_add((const uint8 *) VARDATA_ANY(sum), VARSIZE_ANY_EXHDR(sum),
+											(const uint8 *) VARDATA_ANY(more), VARSIZE_ANY_EXHDR(more),
+											&a, VARHDRSZ, MaxAllocSize, &buf, &len));
+				SET_VARSIZE(buf, VARHDRSZ + len);
+				sum = (bytea *) buf;
+				continue;
+			}
 			if (st == NULL)
 			{
-				a = logp95_allocator(cxt);
 				st = lp_state_create(&a);
 				if (st == NULL)
 					logp95_check(LP_ENOMEM);
-				logp95_check(lp_decode_trusted(st, (const uint8 *) VARDATA_ANY(first),
-											   VARSIZE_ANY_EXHDR(first)));
+				logp95_check(lp_decode_trusted(st, (const uint8 *) VARDATA_ANY(sum),
+											   VARSIZE_ANY_EXHDR(sum)));
 			}
-			more = DatumGetByteaPP(get->tts_values[1]);
 			logp95_check(lp_decode_trusted(st, (const uint8 *) VARDATA_ANY(more),
 										   VARSIZE_ANY_EXHDR(more)));
 		}
 		if (st != NULL)
 		{
-			uint8	   *buf;
-			size_t		len;
-
 			logp95_check(lp_encode(st, &a, VARHDRSZ, MaxAllocSize, &buf, &len));
 			SET_VARSIZE(buf, VARHDRSZ + len);
-			first = (bytea *) buf;
+			sum = (bytea *) buf;
 		}
 		values[0] = TimestampTzGetDatum(b);
-		values[1] = PointerGetDatum(first);
+		values[1] = PointerGetDatum(sum);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	MemoryContextReset(cxt);
@@ -363,6 +370,7 @@ logp95_rollup_rows(PG_FUNCTION_ARGS)
 	Oid			collation = InvalidOid;
 	bool		nulls_first = false;
 	TypeCacheEntry *tc;
+	lp_allocator run_alloc;
 
 	InitMaterializedSRF(fcinfo, 0);
 	memset(&r, 0, sizeof(r));
@@ -386,6 +394,12 @@ logp95_rollup_rows(PG_FUNCTION_ARGS)
 	r.pub.mydest = DestNone;
 	r.run_cxt = AllocSetContextCreate(CurrentMemoryContext, "logp95 rollup run",
 									  ALLOCSET_DEFAULT_SIZES);
+	r.out_cxt = AllocSetContextCreate(CurrentMemoryContext, "logp95 rollup output",
+									  ALLOCSET_DEFAULT_SIZES);
+	run_alloc = logp95_allocator(r.run_cxt);
+	r.run = lp_run_create(&run_alloc);
+	if (r.run == NULL)
+		logp95_check(LP_ENOMEM);
 	tc = lookup_type_cache(TIMESTAMPTZOID, TYPECACHE_LT_OPR);
 	r.runs = tuplesort_begin_heap(rsinfo->setDesc, 1, &key, &tc->lt_opr, &collation,
 								  &nulls_first, work_mem, NULL, TUPLESORT_NONE);
@@ -398,6 +412,7 @@ logp95_rollup_rows(PG_FUNCTION_ARGS)
 
 	tuplesort_end(r.runs);
 	ExecDropSingleTupleTableSlot(r.put);
+	MemoryContextDelete(r.out_cxt);
 	MemoryContextDelete(r.run_cxt);
 	return (Datum) 0;
 }
