@@ -390,6 +390,33 @@ SELECT count(*) AS differ FROM (
 		WHERE logp95_line_time(line) >= date_bin('1 minute', now(), 'epoch') - interval '1 hour'))
 	 EXCEPT ALL TABLE last_hour)) d;
 
+-- a long window from two rollups: the last 6 hours to the minute, the
+-- whole hours from an hourly rollup, the minutes before them from the minute one
+SELECT logp95_rollup_create('web_log', '1 hour');
+CREATE TEMP TABLE six_hours AS
+SELECT r.*
+FROM (SELECT date_bin('1 minute', now(), 'epoch') - interval '6 hours' AS from_minute) w,
+	 LATERAL (SELECT date_bin('1 hour', w.from_minute - interval '1 microsecond', 'epoch') + interval '1 hour' AS from_hour) h,
+	 LATERAL logp95_report((
+		SELECT logp95_merge(u.state)
+		  FROM (SELECT state FROM web_log_rollup_1min WHERE bucket >= w.from_minute AND bucket < h.from_hour
+				UNION ALL
+				SELECT state FROM web_log_rollup_1h WHERE bucket >= h.from_hour) u)) r;
+SELECT route FROM six_hours ORDER BY route;
+SELECT count(*) AS differ FROM (
+	(TABLE six_hours EXCEPT ALL
+	 SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM web_log
+		WHERE logp95_line_time(line) >= date_bin('1 minute', now(), 'epoch') - interval '6 hours')))
+	UNION ALL
+	(SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM web_log
+		WHERE logp95_line_time(line) >= date_bin('1 minute', now(), 'epoch') - interval '6 hours'))
+	 EXCEPT ALL TABLE six_hours)) d;
+-- hour edges of the cut: on an edge, the minutes add nothing; one minute
+-- after, 59 minutes and the hours from the next edge
+SELECT t AT TIME ZONE 'UTC' AS from_minute_utc,
+	   (date_bin('1 hour', t - interval '1 microsecond', 'epoch') + interval '1 hour') AT TIME ZONE 'UTC' AS from_hour_utc
+  FROM (VALUES (timestamptz '2026-11-09 09:00:00+00'), ('2026-11-09 09:01:00+00'), ('2026-11-09 09:59:00+00')) v(t);
+
 -- a rolling 60-minute p95 per minute for the last 6 hours
 CREATE TEMP TABLE rolling AS
 SELECT w.bucket, r.route, r.p95_ms
