@@ -640,9 +640,11 @@ BEGIN
 	EXECUTE format('CREATE TABLE %I.%I (bucket timestamptz PRIMARY KEY, state %s.logp95_state NOT NULL)',
 				   nsp, tbl, ext);
 	rollup := format('%I.%I', nsp, tbl)::regclass;
-	-- states stored uncompressed: pglz took a tenth of the ingest and a
-	-- fifth of merging minute states, for 2.7x the bytes (docs/performance.md)
-	EXECUTE format('ALTER TABLE %s ALTER COLUMN state SET STORAGE EXTERNAL', rollup);
+	-- states stored uncompressed, and in the row up to a whole page: pglz
+	-- took a tenth of the ingest and a fifth of merging minute states, and
+	-- a state moved out of line costs a TOAST index entry to write and a
+	-- lookup to read (docs/performance.md)
+	EXECUTE format('ALTER TABLE %s ALTER COLUMN state SET STORAGE EXTERNAL, SET (toast_tuple_target = 8160)', rollup);
 	EXECUTE format('COMMENT ON TABLE %s IS %L', rollup,
 				   format('logp95 rollup of %s: the state of the lines of each %s bucket (logp95_rollup_create)',
 						  source, bucket));

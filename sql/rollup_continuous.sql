@@ -60,6 +60,7 @@ SELECT * FROM rollup_diff('access_log_rollup_1min', 'access_log', '1 minute');
 SELECT attname, atttypid::regtype, attnotnull, attstorage FROM pg_attribute
  WHERE attrelid = 'access_log_rollup_1min'::regclass AND attnum > 0 ORDER BY attnum;
 SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'access_log_rollup_1min'::regclass;
+SELECT reloptions FROM pg_class WHERE oid = 'access_log_rollup_1min'::regclass;
 SELECT relowner::regrole = current_user::regrole AS owned_by_caller
   FROM pg_class WHERE oid = 'access_log_rollup_1min'::regclass;
 SELECT * FROM logp95_rollups;
@@ -294,7 +295,19 @@ SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '1 minute', 'apache', '')$$
 SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '1 month', 'default', '')$$);
 SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '0 seconds', 'default', '')$$);
 SELECT count(*) FROM logp95_rollup_rows(NULL, '1 minute', 'default', '');
+-- the cursor of the statement that runs it: PostgreSQL refuses to run a
+-- portal that is running
+DECLARE rrself NO SCROLL CURSOR FOR
+	SELECT (SELECT count(*) FROM logp95_rollup_rows('rrself', '1 minute', 'default', ''))::text AS line;
+SELECT try($$FETCH ALL FROM rrself$$);
 COMMIT;
+-- a cursor held past its transaction (its rows kept in a tuplestore)
+BEGIN;
+DECLARE rrhold NO SCROLL CURSOR WITH HOLD FOR SELECT line FROM rr WHERE n <= 100 ORDER BY n;
+COMMIT;
+SELECT count(*) AS buckets, sum((SELECT sum(requests) FROM logp95_report(state))) AS requests
+  FROM logp95_rollup_rows('rrhold', '1 minute', 'combined', '');
+CLOSE rrhold;
 DROP FUNCTION rr_diff(text, interval, text, text);
 DROP TABLE rr;
 
