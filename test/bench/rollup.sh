@@ -126,7 +126,7 @@ lp_psql -P footer=off <<-'EOF'
 	SELECT m.kind, round(m.ms::numeric) AS median_ms, m.range AS range_ms, round(m.cpu::numeric) AS cpu_ms,
 		m.cpu_range AS cpu_range_ms, round((m.ms / b.ms)::numeric, 2) AS x_without_rollup,
 		round((m.cpu / b.cpu)::numeric, 2) AS cpu_x, round(r.x::numeric, 2) AS cpu_x_by_round
-	FROM m JOIN m b ON b.kind = regexp_replace(m.kind, '_(rollup|rollup_2|capture)$', '') JOIN r USING (kind)
+	FROM m JOIN m b ON b.kind = regexp_replace(m.kind, '_(rollup|rollup_2|capture)$', '') JOIN r ON r.kind = m.kind
 	ORDER BY m.kind;
 EOF
 lp_psql -q -c "$CLEAN" -c "DROP TABLE IF EXISTS t CASCADE" >/dev/null
