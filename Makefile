@@ -14,6 +14,7 @@ OBJS = \
 	src/logp95_ops.o \
 	src/logp95_parse.o \
 	src/logp95_report.o \
+	src/logp95_rollup.o \
 	src/logp95_stats.o \
 	src/logp95_ts.o \
 	src/lp_arith.o \
@@ -33,6 +34,7 @@ OBJS = \
 	src/lp_partial.o \
 	src/lp_presets.o \
 	src/lp_rank.o \
+	src/lp_run.o \
 	src/lp_simd.o \
 	src/lp_sort.o \
 	src/lp_state.o \

@@ -478,35 +478,66 @@ $$;
 COMMENT ON FUNCTION logp95_rollup_check_edge(logp95_rollups, text, text, timestamptz) IS
 '22023 unless a bound of a rollup''s range is a bucket edge (or -infinity or infinity)';
 
--- The query that aggregates the lines of relation `rel` (a source, or the
--- transition table of the trigger) into the (bucket, state) rows of a
--- rollup: date_bin in UTC, lines without a time in -infinity, malformed
--- lines counted (skip added to the options).  With `ranged`, only the
--- buckets in [$1, $2), found through the lines' times (an expression index
--- on logp95_line_time(line, format) serves it).
-CREATE FUNCTION logp95_rollup_query(def logp95_rollups, rel text, ranged bool)
+-- The (bucket, state) rows of the lines a cursor returns, in bucket order:
+-- read in the order they come, with one running state for the bucket being
+-- read (src/logp95_rollup.c).  Lines arrive in time order, so that is one
+-- state in memory where GROUP BY bucket held one for every bucket of the
+-- statement; lines out of order make more runs of their bucket, merged
+-- exactly.
+CREATE FUNCTION logp95_rollup_rows(lines refcursor, bucket interval, format text, options text)
+RETURNS TABLE (bucket timestamptz, state logp95_state)
+AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION logp95_rollup_rows(refcursor, interval, text, text) IS
+'the rows of a rollup made from the lines an open cursor returns (one text column): per bucket, date_bin(bucket, logp95_line_time(line, format), ''epoch'') or -infinity for lines without a time, the logp95_agg(line, format, options) of its lines with malformed lines counted, in bucket order';
+
+-- The query of the lines of relation `rel` (a source, or the transition
+-- table of the trigger) that a rollup counts, for logp95_rollup_rows.
+-- With `ranged`, only the lines of the buckets in [$1, $2), found through
+-- the lines' times (an expression index on logp95_line_time(line, format)
+-- serves it).
+CREATE FUNCTION logp95_rollup_lines(def logp95_rollups, rel text, ranged bool)
 RETURNS text
 LANGUAGE plpgsql STABLE SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_extension e WHERE e.extname = 'logp95');
-	opts text := CASE WHEN btrim(def.options, E' \t') = '' THEN 'skip' ELSE 'skip,' || def.options END;
 	t text := format('%s.logp95_line_time(l.%I, %L)', ext, def.line_column, def.format);
 BEGIN
-	RETURN format('SELECT COALESCE(pg_catalog.date_bin(%L::pg_catalog.interval, %s, %L::pg_catalog.timestamptz), %L::pg_catalog.timestamptz) AS bucket, '
-				  '%s.logp95_agg(l.%I, %L, %L) AS state FROM %s l WHERE l.%I IS NOT NULL',
-				  def.bucket, t, 'epoch', '-infinity',
-				  ext, def.line_column, def.format, opts, rel, def.line_column)
+	RETURN format('SELECT l.%I::pg_catalog.text FROM %s l', def.line_column, rel)
 		|| CASE WHEN ranged THEN
-			format(' AND (%1$s >= $1 AND %1$s < $2 OR %1$s IS NULL AND $1 = %2$L::pg_catalog.timestamptz)', t, '-infinity')
-		   ELSE '' END
-		|| ' GROUP BY 1';
+			format(' WHERE (%1$s >= $1 AND %1$s < $2 OR %1$s IS NULL AND $1 = %2$L::pg_catalog.timestamptz)', t, '-infinity')
+		   ELSE '' END;
 END
 $$;
 
-COMMENT ON FUNCTION logp95_rollup_query(logp95_rollups, text, bool) IS
-'the query that aggregates the lines of a relation into the (bucket, state) rows of a rollup (used by logp95_rollup_create and logp95_rollup_refresh)';
+COMMENT ON FUNCTION logp95_rollup_lines(logp95_rollups, text, bool) IS
+'the query of the lines of a relation that a rollup counts, read by logp95_rollup_rows (used by logp95_rollup_create and logp95_rollup_refresh)';
+
+-- The statement that writes the rows of logp95_rollup_rows over cursor
+-- `lines` (a plpgsql variable, or $1) into the rollup, in bucket order (so
+-- that concurrent statements lock rollup rows in one order and never
+-- deadlock), merged into the buckets already there with `upsert`.
+CREATE FUNCTION logp95_rollup_insert(def logp95_rollups, lines text, upsert bool)
+RETURNS text
+LANGUAGE plpgsql STABLE SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ext text := (SELECT e.extnamespace::regnamespace::text FROM pg_extension e WHERE e.extname = 'logp95');
+BEGIN
+	RETURN format('INSERT INTO %s AS r (bucket, state) SELECT g.bucket, g.state '
+				  'FROM %s.logp95_rollup_rows(%s, %L::pg_catalog.interval, %L, %L) g ORDER BY g.bucket',
+				  def.rollup, ext, lines, def.bucket, def.format, def.options)
+		|| CASE WHEN upsert THEN
+			format(' ON CONFLICT (bucket) DO UPDATE SET state = %s.logp95_merge(r.state, excluded.state)', ext)
+		   ELSE '' END;
+END
+$$;
+
+COMMENT ON FUNCTION logp95_rollup_insert(logp95_rollups, text, bool) IS
+'the statement that writes the rows of logp95_rollup_rows over a cursor into a rollup in bucket order (used by logp95_rollup_create, logp95_rollup_refresh and the rollup''s trigger)';
 
 CREATE FUNCTION logp95_rollup_create(source regclass, bucket interval,
 									 format text DEFAULT 'default',
@@ -532,6 +563,7 @@ DECLARE
 	rollup regclass;
 	def @extschema@.logp95_rollups;
 	body text;
+	lines refcursor;
 BEGIN
 	IF source IS NULL OR bucket IS NULL OR format IS NULL OR line_column IS NULL THEN
 		RAISE EXCEPTION 'source, bucket, format and line_column of logp95_rollup_create must not be null'
@@ -608,6 +640,11 @@ BEGIN
 	EXECUTE format('CREATE TABLE %I.%I (bucket timestamptz PRIMARY KEY, state %s.logp95_state NOT NULL)',
 				   nsp, tbl, ext);
 	rollup := format('%I.%I', nsp, tbl)::regclass;
+	-- states stored uncompressed, and in the row up to a whole page: pglz
+	-- took a tenth of the ingest and a fifth of merging minute states, and
+	-- a state moved out of line costs a TOAST index entry to write and a
+	-- lookup to read (docs/performance.md)
+	EXECUTE format('ALTER TABLE %s ALTER COLUMN state SET STORAGE EXTERNAL, SET (toast_tuple_target = 8160)', rollup);
 	EXECUTE format('COMMENT ON TABLE %s IS %L', rollup,
 				   format('logp95 rollup of %s: the state of the lines of each %s bucket (logp95_rollup_create)',
 						  source, bucket));
@@ -616,12 +653,13 @@ BEGIN
 	-- the trigger function: as the caller (SECURITY DEFINER), one upsert of
 	-- the statement's buckets in bucket order, so that concurrent
 	-- statements lock rollup rows in one order and never deadlock
-	body := format(E'BEGIN\n'
-				   '\tINSERT INTO %s AS r (bucket, state)\n'
-				   '\tSELECT g.bucket, g.state FROM (%s) g ORDER BY g.bucket\n'
-				   '\tON CONFLICT (bucket) DO UPDATE SET state = %s.logp95_merge(r.state, excluded.state);\n'
+	body := format(E'DECLARE\n\tlines refcursor;\nBEGIN\n'
+				   '\tOPEN lines NO SCROLL FOR %s;\n'
+				   '\t%s;\n'
+				   '\tCLOSE lines;\n'
 				   '\tRETURN NULL;\nEND',
-				   rollup, @extschema@.logp95_rollup_query(def, 'logp95_new_rows', false), ext);
+				   @extschema@.logp95_rollup_lines(def, 'logp95_new_rows', false),
+				   @extschema@.logp95_rollup_insert(def, 'lines', true));
 	EXECUTE format('CREATE FUNCTION %I.%I() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER '
 				   'SET search_path = pg_catalog, pg_temp AS %L', nsp, fn, body);
 	EXECUTE format('REVOKE ALL ON FUNCTION %I.%I() FROM PUBLIC', nsp, fn);
@@ -638,8 +676,9 @@ BEGIN
 	-- the lines already there (CREATE TRIGGER holds a lock that makes
 	-- inserts wait until this transaction ends, so none is missed or
 	-- counted twice)
-	EXECUTE format('INSERT INTO %s (bucket, state) SELECT g.bucket, g.state FROM (%s) g ORDER BY g.bucket',
-				   rollup, @extschema@.logp95_rollup_query(def, source::text, false));
+	OPEN lines NO SCROLL FOR EXECUTE @extschema@.logp95_rollup_lines(def, source::text, false);
+	EXECUTE @extschema@.logp95_rollup_insert(def, '$1', false) USING lines;
+	CLOSE lines;
 	INSERT INTO @extschema@.logp95_rollups SELECT def.*;
 	RETURN rollup;
 END
@@ -656,6 +695,7 @@ AS $$
 DECLARE
 	def @extschema@.logp95_rollups;
 	n bigint;
+	lines refcursor;
 BEGIN
 	IF rollup IS NULL THEN
 		RAISE EXCEPTION 'rollup of logp95_rollup_refresh must not be null' USING ERRCODE = '22004';
@@ -674,10 +714,11 @@ BEGIN
 	-- other refreshes: the range is recomputed from every line in it
 	EXECUTE format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', def.source);
 	EXECUTE format('DELETE FROM %s WHERE bucket >= $1 AND bucket < $2', rollup) USING "from", "to";
-	EXECUTE format('INSERT INTO %s (bucket, state) SELECT g.bucket, g.state FROM (%s) g ORDER BY g.bucket',
-				   rollup, @extschema@.logp95_rollup_query(def, def.source::text, true))
+	OPEN lines NO SCROLL FOR EXECUTE @extschema@.logp95_rollup_lines(def, def.source::text, true)
 		USING "from", "to";
+	EXECUTE @extschema@.logp95_rollup_insert(def, '$1', false) USING lines;
 	GET DIAGNOSTICS n = ROW_COUNT;
+	CLOSE lines;
 	RETURN n;
 END
 $$;

@@ -57,9 +57,10 @@ INSERT INTO access_log(line) VALUES
 SELECT logp95_rollup_create('access_log', '1 minute');
 SELECT * FROM rollup_diff('access_log_rollup_1min', 'access_log', '1 minute');
 -- the columns, the owner, the definition
-SELECT attname, atttypid::regtype, attnotnull FROM pg_attribute
+SELECT attname, atttypid::regtype, attnotnull, attstorage FROM pg_attribute
  WHERE attrelid = 'access_log_rollup_1min'::regclass AND attnum > 0 ORDER BY attnum;
 SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'access_log_rollup_1min'::regclass;
+SELECT reloptions FROM pg_class WHERE oid = 'access_log_rollup_1min'::regclass;
 SELECT relowner::regrole = current_user::regrole AS owned_by_caller
   FROM pg_class WHERE oid = 'access_log_rollup_1min'::regclass;
 SELECT * FROM logp95_rollups;
@@ -221,6 +222,95 @@ SELECT logp95_malformed(logp95_rollup_state('nginx_rollup_5min', '-infinity', 'i
 SELECT logp95_rollup_create('nginx', '10 minutes', 'combined', 'msg', ' skip , templates ');
 SELECT * FROM rollup_diff('nginx_rollup_10min', 'nginx', '10 minutes', 'combined', 'msg', 'templates');
 
+-- ---- logp95_rollup_rows: a rollup's rows from the lines of a cursor ----
+-- what the trigger, create and refresh run: the lines in the order the
+-- cursor gives them, one running state for the bucket being read; lines
+-- out of order make more runs of their bucket, merged.  Combined lines
+-- without templates take the parser's own time (kept from line to line).
+CREATE TABLE rr(n int, line text);
+INSERT INTO rr SELECT n, l FROM logp95_generate(3000, 30, 21, 'combined') WITH ORDINALITY g(l, n);
+INSERT INTO rr VALUES
+	(3001, '1.2.3.4 - - [07/Nov/2026:00:00:00 +0000] "GET /cr HTTP/1.1" 200 1 "-" "x" 0.010' || E'\r'),
+	(3002, '1.2.3.4 - - [07/Nov/2026:00:01:00 +0100] "GET /offset HTTP/1.1" 200 1 "-" "x" 0.020'),
+	(3003, '1.2.3.4 - - [31/Feb/2026:00:00:00 +0000] "GET /badtime HTTP/1.1" 200 1 "-" "x" 0.030'),
+	(3004, '1.2.3.4 - - [] "GET /notime HTTP/1.1" 200 1 "-" "x" 0.040'),
+	(3005, '1.2.3.4 - - [' || repeat('9', 80) || '] "GET /longtime HTTP/1.1" 200 1 "-" "x" 0.050'),
+	(3006, '1.2.3.4 - - [07/Nov/2026:00:02:00 +0000] "GET /bad HTTP/1.1" 200 1 "-" "x" soon'),
+	(3007, '1.2.3.4 - - [07/Nov/2026:00:02:00 +0000] "GET http://h HTTP/1.1" 200 1 "-" "x" 0.060'),
+	(3008, NULL),
+	(3009, 'no time, no request');
+-- the reference: logp95_agg of each bucket's lines, grouped as the rollups group
+CREATE FUNCTION rr_diff(q text, w interval, fmt text, opts text) RETURNS TABLE(buckets bigint, differ bigint, in_order bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+	c refcursor;
+BEGIN
+	OPEN c NO SCROLL FOR EXECUTE q;
+	CREATE TEMP TABLE rr_got AS SELECT * FROM logp95_rollup_rows(c, w, fmt, opts) WITH ORDINALITY g(bucket, state, o);
+	CLOSE c;
+	RETURN QUERY
+	SELECT (SELECT count(*) FROM rr_got),
+		   (SELECT count(*) FROM (
+				SELECT COALESCE(date_bin(w, logp95_line_time(line, fmt), 'epoch'), '-infinity') AS bucket,
+					   logp95_agg(line, fmt, CASE WHEN opts = '' THEN 'skip' ELSE 'skip,' || opts END) AS state
+				  FROM rr WHERE line IS NOT NULL GROUP BY 1) want
+			 FULL JOIN rr_got g USING (bucket) WHERE want.state IS DISTINCT FROM g.state),
+		   (SELECT array_agg(bucket ORDER BY o) = array_agg(bucket ORDER BY bucket) FROM rr_got);
+	DROP TABLE rr_got;
+END $$;
+-- in order, shuffled, backwards; another width; options
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n', '1 minute', 'combined', '');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY (n * 7919) % 3011', '1 minute', 'combined', '');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n DESC', '90 seconds', 'combined', '');
+-- two, four and five runs of every bucket (added by walks, then decoded)
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n % 2, n', '1 minute', 'combined', '');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n % 4, n', '1 minute', 'combined', '');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n % 5, n', '1 minute', 'combined', '');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n', '1 minute', 'combined', 'templates');
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n', '1 hour', 'combined_us_query', 'skip');
+SELECT * FROM rr_diff('SELECT line::varchar FROM rr ORDER BY n', '1 minute', 'default', '');
+-- malformed lines are counted whatever logp95.on_malformed says; the lines
+-- of the -infinity bucket
+SET logp95.on_malformed = error;
+SELECT * FROM rr_diff('SELECT line FROM rr ORDER BY n', '1 minute', 'combined', '');
+RESET logp95.on_malformed;
+BEGIN;
+DECLARE rrc NO SCROLL CURSOR FOR SELECT line FROM rr WHERE n > 3000 ORDER BY n;
+SELECT bucket, (SELECT string_agg(route, ' ' ORDER BY route) FROM logp95_report(state)) AS routes,
+	   logp95_malformed(state) FROM logp95_rollup_rows('rrc', '1 minute', 'combined', '');
+-- what the cursor returned is gone: a second read counts nothing
+SELECT count(*) FROM logp95_rollup_rows('rrc', '1 minute', 'combined', '');
+COMMIT;
+-- a cursor that is not there, or not of lines; options and widths it refuses
+SELECT try($$SELECT * FROM logp95_rollup_rows('no_such_cursor', '1 minute', 'default', '')$$);
+BEGIN;
+DECLARE rrn NO SCROLL CURSOR FOR SELECT n FROM rr;
+DECLARE rr2 NO SCROLL CURSOR FOR SELECT line, line FROM rr;
+DECLARE rrl NO SCROLL CURSOR FOR SELECT line FROM rr;
+SELECT try($$SELECT * FROM logp95_rollup_rows('rrn', '1 minute', 'default', '')$$);
+SELECT try($$SELECT * FROM logp95_rollup_rows('rr2', '1 minute', 'default', '')$$);
+SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '1 minute', 'default', 'error')$$);
+SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '1 minute', 'default', 'bogus')$$);
+SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '1 minute', 'apache', '')$$);
+SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '1 month', 'default', '')$$);
+SELECT try($$SELECT * FROM logp95_rollup_rows('rrl', '0 seconds', 'default', '')$$);
+SELECT count(*) FROM logp95_rollup_rows(NULL, '1 minute', 'default', '');
+-- the cursor of the statement that runs it: PostgreSQL refuses to run a
+-- portal that is running
+DECLARE rrself NO SCROLL CURSOR FOR
+	SELECT (SELECT count(*) FROM logp95_rollup_rows('rrself', '1 minute', 'default', ''))::text AS line;
+SELECT try($$FETCH ALL FROM rrself$$);
+COMMIT;
+-- a cursor held past its transaction (its rows kept in a tuplestore)
+BEGIN;
+DECLARE rrhold NO SCROLL CURSOR WITH HOLD FOR SELECT line FROM rr WHERE n <= 100 ORDER BY n;
+COMMIT;
+SELECT count(*) AS buckets, sum((SELECT sum(requests) FROM logp95_report(state))) AS requests
+  FROM logp95_rollup_rows('rrhold', '1 minute', 'combined', '');
+CLOSE rrhold;
+DROP FUNCTION rr_diff(text, interval, text, text);
+DROP TABLE rr;
+
 -- ---- names that need quoting ----
 CREATE SCHEMA "odd ""schema""";
 CREATE TABLE "odd ""schema""".")weird; name" ("li""ne" text);
@@ -312,6 +402,33 @@ SELECT count(*) AS differ FROM (
 	(SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM web_log
 		WHERE logp95_line_time(line) >= date_bin('1 minute', now(), 'epoch') - interval '1 hour'))
 	 EXCEPT ALL TABLE last_hour)) d;
+
+-- a long window from two rollups: the last 6 hours to the minute, the
+-- whole hours from an hourly rollup, the minutes before them from the minute one
+SELECT logp95_rollup_create('web_log', '1 hour');
+CREATE TEMP TABLE six_hours AS
+SELECT r.*
+FROM (SELECT date_bin('1 minute', now(), 'epoch') - interval '6 hours' AS from_minute) w,
+	 LATERAL (SELECT date_bin('1 hour', w.from_minute - interval '1 microsecond', 'epoch') + interval '1 hour' AS from_hour) h,
+	 LATERAL logp95_report((
+		SELECT logp95_merge(u.state)
+		  FROM (SELECT state FROM web_log_rollup_1min WHERE bucket >= w.from_minute AND bucket < h.from_hour
+				UNION ALL
+				SELECT state FROM web_log_rollup_1h WHERE bucket >= h.from_hour) u)) r;
+SELECT route FROM six_hours ORDER BY route;
+SELECT count(*) AS differ FROM (
+	(TABLE six_hours EXCEPT ALL
+	 SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM web_log
+		WHERE logp95_line_time(line) >= date_bin('1 minute', now(), 'epoch') - interval '6 hours')))
+	UNION ALL
+	(SELECT * FROM logp95_report((SELECT logp95_agg(line) FROM web_log
+		WHERE logp95_line_time(line) >= date_bin('1 minute', now(), 'epoch') - interval '6 hours'))
+	 EXCEPT ALL TABLE six_hours)) d;
+-- hour edges of the cut: on an edge, the minutes add nothing; one minute
+-- after, 59 minutes and the hours from the next edge
+SELECT t AT TIME ZONE 'UTC' AS from_minute_utc,
+	   (date_bin('1 hour', t - interval '1 microsecond', 'epoch') + interval '1 hour') AT TIME ZONE 'UTC' AS from_hour_utc
+  FROM (VALUES (timestamptz '2026-11-09 09:00:00+00'), ('2026-11-09 09:01:00+00'), ('2026-11-09 09:59:00+00')) v(t);
 
 -- a rolling 60-minute p95 per minute for the last 6 hours
 CREATE TEMP TABLE rolling AS

@@ -14,6 +14,7 @@
 #include "lp_common.h"
 #include "lp_formats.h"
 #include "lp_state.h"
+#include "lp_ts.h"
 
 /*
  * A function that never returns: PostgreSQL 18 spells it with the prefix
@@ -120,12 +121,20 @@ extern Datum logp95_route_rows(FunctionCallInfo fcinfo, bytea *st,
 /*
  * The instant of a line of format `fmt` read by its entry's reader (the
  * time logp95_line_ts gives, in UTC), or false when the line has none that
- * is well formed (logp95_ts.c).  Never an error.
+ * is well formed (logp95_ts.c).  Never an error, so that no line a server
+ * writes can make an INSERT or COPY into a table indexed on
+ * logp95_line_ts, or one with a rollup, fail.
  */
 extern bool logp95_line_instant(const lp_format_def *fmt, const char *line, size_t len,
 								Timestamp *out);
 
 /* The format called name[0 .. len) in lp_formats[]; ERROR 22023 when unknown. */
 extern const lp_format_def *logp95_format_named(const char *name, int len);
+
+/*
+ * A parsed timestamp as a PostgreSQL timestamp: the offset is subtracted
+ * (UTC).  False when the instant falls outside years 0001 to 9999 in UTC.
+ */
+extern bool logp95_ts_value(const lp_ts *t, Timestamp *out);
 
 #endif							/* LOGP95_H */

@@ -9,15 +9,23 @@
 
 /* ---------- the malformed policy, one for every transition ---------- */
 
+/*
+ * The malformed policy for options opts: true in skip mode (the call's
+ * LP_OPT_SKIP or LP_OPT_ERROR, else logp95.on_malformed).
+ */
+static bool
+logp95_skip_malformed_policy(unsigned opts)
+{
+	return (opts & LP_OPT_SKIP) ? true :
+		(opts & LP_OPT_ERROR) ? false :
+		logp95_on_malformed == LOGP95_MALFORMED_SKIP;
+}
+
 /* See logp95_count.h. */
 bool
 logp95_skip_malformed(lp_state *st, unsigned opts)
 {
-	bool		skip = (opts & LP_OPT_SKIP) ? true :
-		(opts & LP_OPT_ERROR) ? false :
-		logp95_on_malformed == LOGP95_MALFORMED_SKIP;
-
-	if (!skip)
+	if (!logp95_skip_malformed_policy(opts))
 		return false;
 	logp95_check(lp_state_add_malformed(st, 1));
 	return true;
@@ -84,6 +92,8 @@ logp95_malformed_line(lp_state *st, const lp_format_def *fmt, const lp_parse_ctx
 
 /* ---------- per-call format and options ---------- */
 
+static void logp95_call_set(Logp95Call *call, text *ft, text *ot);
+
 /*
  * Is argument argno of the transition (-1: none, which is constant) a
  * constant of the aggregate call, logp95_agg(line, 'combined'), the same on
@@ -105,11 +115,11 @@ logp95_arg_const(FunctionCallInfo fcinfo, int argno)
 	return IsA(te, TargetEntry) && te->expr && IsA(te->expr, Const);
 }
 
-/* A copy of s[0 .. len) in the call site's context, replacing old. */
+/* A copy of s[0 .. len) in the call's context, replacing old. */
 static char *
-logp95_call_copy(FunctionCallInfo fcinfo, char *old, const char *s, int len)
+logp95_call_copy(Logp95Call *call, char *old, const char *s, int len)
 {
-	char	   *c = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len > 0 ? len : 1);
+	char	   *c = MemoryContextAlloc(call->cxt, len > 0 ? len : 1);
 
 	memcpy(c, s, len);
 	if (old)
@@ -169,10 +179,22 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 	if (call == NULL)
 	{
 		call = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(Logp95Call));
+		call->cxt = fcinfo->flinfo->fn_mcxt;
 		fcinfo->flinfo->fn_extra = call;
 		call->args_const = logp95_arg_const(fcinfo, fmt_argno) &&
 			logp95_arg_const(fcinfo, opt_argno);
 	}
+	logp95_call_set(call, ft, ot);
+	return call;
+}
+
+/*
+ * Read format text ft (NULL: (route, latency) rows) and options text ot
+ * (NULL: none) into call, again only when they differ from what it holds.
+ */
+static void
+logp95_call_set(Logp95Call *call, text *ft, text *ot)
+{
 	if (ft)
 		logp95_format_cached(&call->fmt, ft);
 	if (ot == NULL)
@@ -187,27 +209,53 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 					  memcmp(call->options, VARDATA_ANY(ot), call->options_len) != 0))
 	{
 		call->ctx.flags = logp95_options_named(VARDATA_ANY(ot), (int) VARSIZE_ANY_EXHDR(ot),
-											   fmt_argno >= 0);
+											   ft != NULL);
 		call->options_len = (int) VARSIZE_ANY_EXHDR(ot);
-		call->options = logp95_call_copy(fcinfo, call->options, VARDATA_ANY(ot),
+		call->options = logp95_call_copy(call, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
 	call->direct = call->fmt.format ?
 		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags) : NULL;
 	call->may_build = call->fmt.format &&
 		lp_format_may_build(call->fmt.format, call->ctx.flags);
-	return call;
 }
 
 /* See logp95_count.h. */
 void
-logp95_call_scratch_grow(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
+logp95_call_scratch_grow(Logp95Call *call, size_t len)
 {
 	size_t		need = LP_ROUTE_BUF_SIZE(len);
 
 	need = Max(need, Max(2 * call->cap, 256));
 	if (call->ctx.buf)
 		pfree(call->ctx.buf);
-	call->ctx.buf = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, need);
+	call->ctx.buf = MemoryContextAllocHuge(call->cxt, need);
 	call->cap = need;
+}
+
+/* See logp95_count.h. */
+Logp95Call *
+logp95_call_new(MemoryContext cxt, text *format, text *options)
+{
+	Logp95Call *call = MemoryContextAllocZero(cxt, sizeof(Logp95Call));
+
+	call->cxt = cxt;
+	call->args_const = true;
+	logp95_call_set(call, format, options);
+	return call;
+}
+
+/* See logp95_count.h. */
+bool
+logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out)
+{
+	const lp_format_def *fmt = call->fmt.format;
+
+	if (call->may_build)
+		logp95_call_scratch(call, len);
+	if (likely(fmt->parse(line, len, fmt, &call->ctx, out) == LP_ST_OK))
+		return true;
+	if (!logp95_skip_malformed_policy(call->ctx.flags))
+		logp95_line_error(fmt, &call->ctx, line, len);
+	return false;
 }

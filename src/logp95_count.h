@@ -60,6 +60,7 @@ extern void logp95_malformed_line(lp_state *st, const lp_format_def *fmt,
  */
 typedef struct Logp95Call
 {
+	MemoryContext cxt;			/* where the options and the scratch buffer live */
 	Logp95FormatCache fmt;		/* the format (fmt.format NULL for (route,
 								 * latency) rows) and the name it was given as */
 	char	   *options;		/* the options argument as given (NULL: none) */
@@ -85,7 +86,24 @@ typedef struct Logp95Call
 extern Logp95Call *logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno);
 
 /* Grow the call's scratch buffer to hold a route built from len bytes. */
-extern void logp95_call_scratch_grow(FunctionCallInfo fcinfo, Logp95Call *call, size_t len);
+extern void logp95_call_scratch_grow(Logp95Call *call, size_t len);
+
+/*
+ * A call of logp95_agg(line, format, options) made outside an aggregate
+ * (the rollups, logp95_rollup.c), in cxt: format and options (NULL: none)
+ * read once, 22023 when either is unknown, as the aggregate raises it.
+ */
+extern Logp95Call *logp95_call_new(MemoryContext cxt, text *format, text *options);
+
+/*
+ * Read line[0 .. len) as logp95_agg(line, format, options) reads it when
+ * the call's direct parser did not count it: true with the route and
+ * latency it counts in *out (the route may lie in the call's scratch
+ * buffer, until the next line), false for a malformed line in skip mode
+ * (the caller counts one malformed line); in error mode a malformed line
+ * raises its 22P02.
+ */
+extern bool logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out);
 
 /*
  * The call site's format and options, as logp95_call_get; when both are
@@ -104,10 +122,10 @@ logp95_call_of(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 
 /* Make the call's scratch buffer hold a route built from len bytes. */
 static inline void
-logp95_call_scratch(FunctionCallInfo fcinfo, Logp95Call *call, size_t len)
+logp95_call_scratch(Logp95Call *call, size_t len)
 {
 	if (unlikely(LP_ROUTE_BUF_SIZE(len) > call->cap))
-		logp95_call_scratch_grow(fcinfo, call, len);
+		logp95_call_scratch_grow(call, len);
 }
 
 /* ---------- what each form counts from one row (any state type) ---------- */
@@ -209,7 +227,7 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	{
 		size_t		m;
 
-		logp95_call_scratch(fcinfo, call, n);
+		logp95_call_scratch(call, n);
 		m = lp_route_template(r, n, 0, 1, call->ctx.buf);
 		if (m > 0)
 		{
@@ -262,7 +280,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 		}
 	}
 	if (call->may_build)
-		logp95_call_scratch(fcinfo, call, len);
+		logp95_call_scratch(call, len);
 	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_ST_OK))
 		logp95_malformed_line(st, fmt, &call->ctx, line, len);
 	else

@@ -93,6 +93,11 @@ PG_FUNCTION_INFO_V1(logp95_report_support);
  * Planner support of logp95_report and logp95_report_rows: when the state
  * argument is (or folds to) a constant, the row estimate is its exact route
  * count; otherwise the planner falls back to the function's ROWS figure.
+ * Only immutable functions are folded (eval_const_expressions, as the
+ * planner folds them anyway): estimate_expression_value would also run a
+ * stable one, such as logp95_rollup_state, once more at every planning
+ * just for the estimate (it doubled the time of a report of 360 minute
+ * states).
  */
 Datum
 logp95_report_support(PG_FUNCTION_ARGS)
@@ -109,7 +114,7 @@ logp95_report_support(PG_FUNCTION_ARGS)
 			Node	   *arg = (Node *) linitial(((FuncExpr *) req->node)->args);
 
 			if (req->root)
-				arg = estimate_expression_value(req->root, arg);
+				arg = eval_const_expressions(req->root, arg);
 			if (IsA(arg, Const))
 			{
 				Const	   *c = (Const *) arg;

@@ -18,11 +18,8 @@
 #define LOGP95_TS_MIN INT64CONST(-63082281600000000)	/* 0001-01-01 00:00:00 */
 #define LOGP95_TS_END INT64CONST(252455616000000000)	/* 10000-01-01 00:00:00 */
 
-/*
- * A parsed timestamp as a PostgreSQL timestamp: the offset is subtracted
- * (UTC).  False when the instant falls outside years 0001 to 9999 in UTC.
- */
-static bool
+/* See logp95.h. */
+bool
 logp95_ts_value(const lp_ts *t, Timestamp *out)
 {
 	struct pg_tm tm;

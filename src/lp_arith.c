@@ -261,7 +261,7 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 			int			pa,
 						pb;
 			size_t		start = o.len,
-						at;
+						at = 0;	/* set by lp_route_begin (GCC cannot see it once lp_pairs_next is inline) */
 
 			rc = lp_route_begin(&o, va.key, va.keylen, &at);
 			lp_pairs_begin(&va, &ia);

@@ -49,18 +49,6 @@ lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	}
 }
 
-/* lp_varint_get with the one-byte case (most deltas and counts) inline. */
-static inline size_t
-lp_varint_get_fast(const uint8_t *p, const uint8_t *end, uint64_t *v)
-{
-	if (p < end && *p < 0x80)
-	{
-		*v = *p;
-		return 1;
-	}
-	return lp_varint_get(p, end, v);
-}
-
 /* See lp_codec.h. */
 int
 lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len)
@@ -133,12 +121,18 @@ lp_check_pairs(lp_route_view *rv)
 	return LP_OK;
 }
 
+/* What lp_reader_next_route checks of a route. */
+#define LP_CHECK_ROUTE	1		/* the key (no NUL byte, keys in order) */
+#define LP_CHECK_PAIRS	2		/* the pairs (and rv->total is set) */
+
 /*
- * lp_reader_next; `check_pairs` 0 skips the walk over the route's pairs
- * (and leaves rv->total 0): only for input that lp_validate accepted.
+ * lp_reader_next; `checks` (LP_CHECK_*) 0 skips the walk over the route's
+ * pairs (leaving rv->total 0) and the checks of its key: only for input
+ * that lp_validate accepted.  The lengths are checked whatever `checks`
+ * says, so that a walk never leaves the buffer.
  */
-static int
-lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
+static LP_ALWAYS_INLINE int
+lp_reader_next_route(lp_reader *r, lp_route_view *rv, int checks)
 {
 	uint64_t	keylen,
 				npairs,
@@ -148,7 +142,7 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	if (r->left == 0)
 		return r->p == r->end ? 0 : LP_ECORRUPT;
 
-	if (!(n = lp_varint_get(r->p, r->end, &keylen)))
+	if (!(n = lp_varint_get_fast(r->p, r->end, &keylen)))
 		return LP_ECORRUPT;
 	r->p += n;
 	if (keylen > (uint64_t) (r->end - r->p))
@@ -156,16 +150,16 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	rv->key = (const char *) r->p;
 	rv->keylen = (size_t) keylen;
 	r->p += keylen;
-	if (keylen && memchr(rv->key, 0, rv->keylen))
+	if ((checks & LP_CHECK_ROUTE) && keylen && memchr(rv->key, 0, rv->keylen))
 		return LP_ECORRUPT;
-	if (r->left != r->nroutes &&
+	if ((checks & LP_CHECK_ROUTE) && r->left != r->nroutes &&
 		lp_key_cmp(r->prev, r->prevlen, rv->key, rv->keylen) >= 0)
 		return LP_ECORRUPT;
 
-	if (!(n = lp_varint_get(r->p, r->end, &npairs)))
+	if (!(n = lp_varint_get_fast(r->p, r->end, &npairs)))
 		return LP_ECORRUPT;
 	r->p += n;
-	if (!(n = lp_varint_get(r->p, r->end, &plen)))
+	if (!(n = lp_varint_get_fast(r->p, r->end, &plen)))
 		return LP_ECORRUPT;
 	r->p += n;
 	/* a pair takes two to twenty bytes */
@@ -177,7 +171,7 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 	rv->pairs_len = (size_t) plen;
 	r->p += plen;
 	rv->total = 0;
-	if (check_pairs && lp_check_pairs(rv) != LP_OK)
+	if ((checks & LP_CHECK_PAIRS) && lp_check_pairs(rv) != LP_OK)
 		return LP_ECORRUPT;
 
 	r->prev = rv->key;
@@ -192,7 +186,7 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int check_pairs)
 int
 lp_reader_next(lp_reader *r, lp_route_view *rv)
 {
-	return lp_reader_next_route(r, rv, 1);
+	return lp_reader_next_route(r, rv, LP_CHECK_ROUTE | LP_CHECK_PAIRS);
 }
 
 /* See lp_codec.h. */
@@ -205,36 +199,11 @@ lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it)
 	it->value = 0;
 }
 
-/* See lp_codec.h. */
-int
-lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
-{
-	uint64_t	d,
-				c;
-	size_t		nd,
-				nc;
-
-	if (it->left == 0)
-		return 0;
-	/* the view was checked by lp_reader_next, so these reads succeed */
-	nd = lp_varint_get_fast(it->p, it->end, &d);
-	it->p += nd;
-	nc = lp_varint_get_fast(it->p, it->end, &c);
-	it->p += nc;
-	LP_ASSERT(nd > 0 && nc > 0 && c > 0 && it->p <= it->end);
-	LP_ASSERT(it->left == 1 || it->p < it->end);	/* room for the pairs left */
-	it->value += (int64_t) d;	/* the first delta is the value itself */
-	it->left--;
-	*value = it->value;
-	*count = c;
-	return 1;
-}
-
 /*
- * Walk every route of an encoding, checking each route's pairs too when
- * `check_pairs`, and stopping at the first route that is not ASCII when
- * `stop_non_ascii`: 1 when the walk reached the end, 0 when it stopped at a
- * non-ASCII route, LP_ECORRUPT when the encoding is invalid.
+ * Walk every route of an encoding, checking each route's key, and its pairs
+ * too when `check_pairs`, and stopping at the first route that is not ASCII
+ * when `stop_non_ascii`: 1 when the walk reached the end, 0 when it stopped
+ * at a non-ASCII route, LP_ECORRUPT when the encoding is invalid.
  */
 static int
 lp_walk_routes(const uint8_t *buf, size_t len, int check_pairs, int stop_non_ascii)
@@ -246,7 +215,8 @@ lp_walk_routes(const uint8_t *buf, size_t len, int check_pairs, int stop_non_asc
 
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		return LP_ECORRUPT;
-	while ((rc = lp_reader_next_route(&r, &rv, check_pairs)) == 1)
+	while ((rc = lp_reader_next_route(&r, &rv, LP_CHECK_ROUTE |
+									  (check_pairs ? LP_CHECK_PAIRS : 0))) == 1)
 	{
 		LP_CHECK_INTERRUPTS(steps);
 		if (stop_non_ascii && !lp_key_ascii(rv.key, rv.keylen))
@@ -262,6 +232,15 @@ lp_validate(const uint8_t *buf, size_t len)
 	return lp_walk_routes(buf, len, 1, 0) == 1 ? LP_OK : LP_ECORRUPT;
 }
 
+/*
+ * Routes of at most this many values are added as they come: sizing the
+ * histogram for the batch first (lp_hist_reserve) pays for itself only when
+ * the batch would otherwise grow it several times, and it costs a second
+ * walk over the pairs.  Merging many small states (a rollup's minutes)
+ * decodes mostly such routes.
+ */
+#define LP_DECODE_SMALL 16
+
 /* See lp_codec.h. */
 int
 lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t keylen)
@@ -275,6 +254,43 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 	uint32_t	steps = 0,
 				used;
 	int			rc;
+
+	if (rv->npairs <= LP_DECODE_SMALL)
+	{
+		/*
+		 * a small route: found by the inline probe (an absent one is made
+		 * by lp_state_route), its values added straight from the bytes
+		 */
+		const uint8_t *p = rv->pairs;
+		const uint8_t *end = p + rv->pairs_len;
+		uint64_t	i,
+					d;
+		size_t		n;
+
+		if ((rc = lp_state_flush(st)) != LP_OK)
+			return rc;
+		route = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
+		if (!route && (rc = lp_state_route(st, key, keylen, &route)) != LP_OK)
+			return rc;
+		total = route->hist.total;
+		v = 0;
+		for (i = 0; i < rv->npairs; i++)
+		{
+			/* the view was checked by lp_reader_next or lp_validate */
+			n = lp_varint_get_fast(p, end, &d);
+			p += n;
+			LP_ASSERT(n > 0);
+			n = lp_varint_get_fast(p, end, &c);
+			p += n;
+			LP_ASSERT(n > 0 && c > 0 && p <= end);
+			v += (int64_t) d;	/* the first delta is the value itself */
+			if ((rc = lp_hist_add_n(&st->alloc, &route->hist, v, c)) != LP_OK)
+				return rc;
+			total += c;
+		}
+		LP_ASSERT(p == end && route->hist.total == total);
+		return LP_OK;
+	}
 
 	/* size the route's histogram once for all its values, then add them */
 	memset(&b, 0, sizeof(b));
@@ -293,7 +309,7 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 	while (lp_pairs_next(&it, &v, &c))
 	{
 		LP_CHECK_INTERRUPTS(steps);
-		rc = lp_hist_add(&st->alloc, &route->hist, v, c);
+		rc = lp_hist_add_n(&st->alloc, &route->hist, v, c);
 		if (rc != LP_OK)
 			return rc;
 		total += c;
@@ -359,6 +375,63 @@ lp_decode_into(lp_state *st, const uint8_t *buf, size_t len)
 	if (lp_validate(buf, len) != LP_OK)
 		return LP_ECORRUPT;
 	return lp_decode_trusted(st, buf, len);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_head_len(uint64_t malformed, uint64_t nroutes)
+{
+	return 1 + lp_varint_len(malformed) + lp_varint_len(nroutes);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_head(uint8_t *p, uint64_t malformed, uint64_t nroutes)
+{
+	size_t		n = 0;
+
+	p[n++] = LP_CODEC_VERSION;
+	n += lp_varint_put(p + n, malformed);
+	n += lp_varint_put(p + n, nroutes);
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_route_head_len(size_t keylen, uint64_t npairs, uint64_t pairs_len)
+{
+	return lp_varint_len(keylen) + keylen + lp_varint_len(npairs) + lp_varint_len(pairs_len);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_route_head(uint8_t *p, const char *key, size_t keylen, uint64_t npairs,
+				  uint64_t pairs_len)
+{
+	size_t		n = lp_varint_put(p, keylen);
+
+	if (keylen)
+		memcpy(p + n, key, keylen);
+	n += keylen;
+	n += lp_varint_put(p + n, npairs);
+	n += lp_varint_put(p + n, pairs_len);
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_pair_len(uint64_t delta, uint64_t count)
+{
+	return lp_varint_len(delta) + lp_varint_len(count);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count)
+{
+	size_t		n = lp_varint_put(p, delta);
+
+	return n + lp_varint_put(p + n, count);
 }
 
 /* A growing output buffer. */
@@ -437,13 +510,10 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		rc = LP_ETOOBIG;
 		goto done;
 	}
-	if ((rc = lp_outbuf_reserve(&b, reserve + 1 + lp_varint_len(st->malformed) +
-								lp_varint_len(st->nroutes))) != LP_OK)
+	if ((rc = lp_outbuf_reserve(&b, reserve + lp_head_len(st->malformed, st->nroutes))) != LP_OK)
 		goto done;
 	b.len = reserve;
-	b.data[b.len++] = LP_CODEC_VERSION;
-	b.len += lp_varint_put(b.data + b.len, st->malformed);
-	b.len += lp_varint_put(b.data + b.len, st->nroutes);
+	b.len += lp_put_head(b.data + b.len, st->malformed, st->nroutes);
 	LP_ASSERT(b.len <= b.cap);
 
 	for (i = 0; i < st->nroutes; i++)
@@ -470,37 +540,27 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 			LP_ASSERT(pairs[j].value >= 0 && (j == 0 || pairs[j].value > prev));
 			LP_ASSERT(pairs[j].count >= 1);
 			total += pairs[j].count;
-			plen += lp_varint_len((uint64_t) (pairs[j].value - prev)) +
-				lp_varint_len(pairs[j].count);
+			plen += lp_pair_len((uint64_t) (pairs[j].value - prev), pairs[j].count);
 			prev = pairs[j].value;
 		}
 		LP_ASSERT(total == r->hist.total);
 		if (r->keylen > SIZE_MAX / 2 ||
-			(rc = lp_outbuf_reserve(&b, lp_varint_len(r->keylen) + r->keylen +
-									lp_varint_len(np) + lp_varint_len(plen) +
-									plen)) != LP_OK)
+			(rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen)) != LP_OK)
 		{
 			if (rc == LP_OK)
 				rc = LP_ETOOBIG;
 			goto done;
 		}
 		start = b.len;
-		b.len += lp_varint_put(b.data + b.len, r->keylen);
-		if (r->keylen)
-			memcpy(b.data + b.len, r->key, r->keylen);
-		b.len += r->keylen;
-		b.len += lp_varint_put(b.data + b.len, np);
-		b.len += lp_varint_put(b.data + b.len, plen);
+		b.len += lp_put_route_head(b.data + b.len, r->key, r->keylen, np, plen);
 		prev = 0;
 		for (j = 0; j < np; j++)
 		{
-			b.len += lp_varint_put(b.data + b.len, (uint64_t) (pairs[j].value - prev));
-			b.len += lp_varint_put(b.data + b.len, pairs[j].count);
+			b.len += lp_put_pair(b.data + b.len, (uint64_t) (pairs[j].value - prev), pairs[j].count);
 			prev = pairs[j].value;
 		}
 		/* exactly the bytes reserved: the pairs took plen */
-		LP_ASSERT(b.len - start == lp_varint_len(r->keylen) + r->keylen + lp_varint_len(np) +
-				  lp_varint_len(plen) + plen && b.len <= b.cap);
+		LP_ASSERT(b.len - start == lp_route_head_len(r->keylen, np, plen) + plen && b.len <= b.cap);
 	}
 	/* the slack reserved for headers may overshoot the limit: check the real length */
 	if (b.len > max_len)

@@ -64,8 +64,6 @@ extern int	lp_reader_next(lp_reader *r, lp_route_view *rv);
 /* Start walking the pairs of a route view returned by lp_reader_next. */
 extern void lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it);
 
-/* Next pair of a checked view: 1 with value and count, 0 at the end. */
-extern int	lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count);
 
 /* Check a whole encoded state; LP_OK or LP_ECORRUPT. */
 extern int	lp_validate(const uint8_t *buf, size_t len);
@@ -108,6 +106,22 @@ extern int	lp_encode(const lp_state *st, const lp_allocator *out_alloc,
 					  size_t reserve, size_t max_len,
 					  uint8_t **out, size_t *outlen);
 
+/*
+ * The encoding written piece by piece, by lp_encode and lp_run_encode
+ * (the one place its layout is written): the header (version, malformed
+ * count, route count); each route's head (key length, key, pair count,
+ * length of its pairs); each pair (the value's difference to the previous
+ * value of the route, the value itself for the first; its count).  Each
+ * _len gives the bytes its put writes; puts return them too.
+ */
+extern size_t lp_head_len(uint64_t malformed, uint64_t nroutes);
+extern size_t lp_put_head(uint8_t *p, uint64_t malformed, uint64_t nroutes);
+extern size_t lp_route_head_len(size_t keylen, uint64_t npairs, uint64_t pairs_len);
+extern size_t lp_put_route_head(uint8_t *p, const char *key, size_t keylen,
+								uint64_t npairs, uint64_t pairs_len);
+extern size_t lp_pair_len(uint64_t delta, uint64_t count);
+extern size_t lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count);
+
 /* Text form: "\x" followed by lower-case hex of the encoding. */
 extern size_t lp_hex_len(size_t len);
 extern void lp_hex_encode(const uint8_t *buf, size_t len, char *out);
@@ -134,5 +148,56 @@ extern size_t lp_varint_put(uint8_t *p, uint64_t v);
 
 /* Read a canonical varint; bytes consumed, or 0 when truncated, overlong or > 64 bits. */
 extern size_t lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v);
+
+/*
+ * lp_varint_get with the one- and two-byte cases inline: most deltas and
+ * counts take one byte, most latencies in milliseconds (a route's first
+ * value) two.  A two-byte varint whose second byte is 0 is overlong:
+ * lp_varint_get refuses it.
+ */
+static LP_ALWAYS_INLINE size_t
+lp_varint_get_fast(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	if (p < end && *p < 0x80)
+	{
+		*v = *p;
+		return 1;
+	}
+	if (p + 1 < end && p[1] < 0x80 && p[1] != 0)
+	{
+		*v = (uint64_t) (p[0] & 0x7f) | (uint64_t) p[1] << 7;
+		return 2;
+	}
+	return lp_varint_get(p, end, v);
+}
+
+/*
+ * Next pair of a checked view: 1 with value and count, 0 at the end.
+ * Inline: the report, the statistics, the sums and the decoder call it for
+ * every pair they read.
+ */
+static LP_ALWAYS_INLINE int
+lp_pairs_next(lp_pair_iter *it, int64_t *value, uint64_t *count)
+{
+	uint64_t	d,
+				c;
+	size_t		nd,
+				nc;
+
+	if (it->left == 0)
+		return 0;
+	/* the view was checked by lp_reader_next, so these reads succeed */
+	nd = lp_varint_get_fast(it->p, it->end, &d);
+	it->p += nd;
+	nc = lp_varint_get_fast(it->p, it->end, &c);
+	it->p += nc;
+	LP_ASSERT(nd > 0 && nc > 0 && c > 0 && it->p <= it->end);
+	LP_ASSERT(it->left == 1 || it->p < it->end);	/* room for the pairs left */
+	it->value += (int64_t) d;	/* the first delta is the value itself */
+	it->left--;
+	*value = it->value;
+	*count = c;
+	return 1;
+}
 
 #endif							/* LP_CODEC_H */

@@ -659,6 +659,8 @@ LP_CI(lp_combined_direct)(const char *line, size_t len, unsigned flags, lp_row *
 	out->route = cl.route;
 	out->route_len = cl.route_len;
 	out->latency = cl.latency;
+	out->time = cl.time;
+	out->time_len = cl.time_len;
 	return 1;
 }
 

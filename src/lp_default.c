@@ -87,6 +87,8 @@ lp_default_row(const char *line, size_t len, unsigned flags, lp_row *out)
 	out->route = pl.route;
 	out->route_len = pl.route_len;
 	out->latency = pl.latency;
+	out->time = NULL;
+	out->time_len = 0;
 	return 1;
 }
 

@@ -179,6 +179,10 @@ typedef struct lp_row
 	const char *route;			/* the route, inside the line */
 	size_t		route_len;
 	int64_t		latency;		/* milliseconds, >= 0 */
+	const char *time;			/* the time field the entry's read_ts reads
+								 * (its lp_time_kind), inside the line, or
+								 * NULL when the direct parser does not say */
+	size_t		time_len;
 } lp_row;
 
 /*

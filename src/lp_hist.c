@@ -425,27 +425,29 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 
 	/*
 	 * the dense values come first and in order; the table's are all larger.
-	 * The array is mostly zeros: skip them two slots at a time (dense_cap
-	 * is 0 or a power of two >= LP_DENSE_MIN, so even).
+	 * Zeros are skipped eight slots at a time (dense_cap is 0 or a power
+	 * of two >= LP_DENSE_MIN); in a group that holds a count, every slot is
+	 * written and the output moves on only past a count, without a branch
+	 * that follows the counts.  A zero slot written at out[n] is written
+	 * over by the next count (the h->used counts fill out[0 .. used)), and
+	 * nothing is written at or past out[h->used].
 	 */
-	for (i = 0; i < h->dense_cap; i += 2)
+	for (i = 0; i < h->dense_cap; i += 8)
 	{
-		uint64_t	two;
+		uint64_t	w[4];
+		uint32_t	j;
 
-		memcpy(&two, &h->dense[i], sizeof(two));
-		if (!two)
+		memcpy(w, &h->dense[i], sizeof(w));
+		if (!(w[0] | w[1] | w[2] | w[3]))
 			continue;
-		if (h->dense[i])
+		for (j = i; j < i + 8; j++)
 		{
-			out[n].value = i;
-			out[n].count = h->dense[i];
-			n++;
-		}
-		if (h->dense[i + 1])
-		{
-			out[n].value = i + 1;
-			out[n].count = h->dense[i + 1];
-			n++;
+			if (n < h->used)
+			{
+				out[n].value = j;
+				out[n].count = h->dense[j];
+			}
+			n += h->dense[j] != 0;
 		}
 	}
 	ndense = n;

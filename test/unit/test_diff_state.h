@@ -62,10 +62,10 @@ diff_encodings(test_diff *d, const uint8_t *got, size_t glen, const uint8_t *wan
 		{
 			lp_pair_iter ig,
 						iw;
-			int64_t		xg,
-						xw;
-			uint64_t	cg,
-						cw,
+			int64_t		xg = 0,
+						xw = 0;
+			uint64_t	cg = 0,
+						cw = 0,
 						j;
 			const char *key;
 
