@@ -44,6 +44,7 @@ lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks, int64_t *values, i
 	uint64_t	c,
 				seen = 0;
 	int			k = 0;
+	uint32_t	steps = 0;
 
 	/* ranks are ascending; each is < rv->total */
 #ifdef LP_ASSERTS
@@ -54,6 +55,7 @@ lp_view_ranks(const lp_route_view *rv, const uint64_t *ranks, int64_t *values, i
 	lp_pairs_begin(rv, &it);
 	while (k < n && lp_pairs_next(&it, &v, &c))
 	{
+		LP_CHECK_INTERRUPTS(steps);	/* a route may hold millions of values */
 		seen += c;
 		while (k < n && ranks[k] < seen)
 			values[k++] = v;
