@@ -19,6 +19,9 @@
 #   <!-- test: superuser -->          run it as the superuser postgres
 #   <!-- test: error 22P02 42501 -->  it must raise exactly these errors, in order
 #   <!-- test: skip (needs Citus) --> not run; the reason is printed
+#   <!-- test: grafana -->            a Grafana panel query: its macros
+#                                     ($__timeFilter(col), $__interval...)
+#                                     replaced by literals (test/lib/grafana_sql.py)
 # ("superuser; error 42501" combines them).  Output blocks (``` without
 # sql) and shell blocks are not run.  Last line "N passed, N failed".
 set -uo pipefail
@@ -85,21 +88,27 @@ cd "$work"	# initdb as postgres: a cwd it can enter
 lp_cluster_start
 lp_say "cluster on $PGHOST port $PGPORT; blocks in $work"
 lp_psql -c "CREATE ROLE $owner LOGIN" -c "CREATE DATABASE $db OWNER $owner" >/dev/null
-lp_psql -d "$db" -c "\\copy (SELECT logp95_generate(100000, 300, 42)) TO '$work/access.log'" >/dev/null ||
+lp_psql -d "$db" -c "CREATE EXTENSION logp95" -c "\\copy (SELECT logp95_generate(100000, 300, 42)) TO '$work/access.log'" >/dev/null ||
 	lp_check "logp95 is installed in $PGBIN (CREATE EXTENSION logp95 to write access.log)" false
-lp_psql -d "$db" -c "DROP EXTENSION IF EXISTS logp95" >/dev/null
+lp_psql -d "$db" -c "DROP EXTENSION logp95" >/dev/null
 
 while IFS=$'\t' read -r n where marker; do
 	block=$work/$(printf 'block%03d.sql' "$n")
 	role=$owner
 	expect=
 	skip=
-	IFS=';' read -ra parts <<< "$marker"
+	parts=()
+	case $marker in
+		skip*) parts=("$marker") ;;	# the reason may hold anything
+		*) IFS=';' read -ra parts <<< "$marker" ;;
+	esac
 	for p in "${parts[@]}"; do
 		p=$(echo "$p" | sed -E 's/^ +| +$//g')
 		case $p in
 			'') ;;
 			superuser) role=postgres ;;
+			grafana) python3 "$LP_ROOT/test/lib/grafana_sql.py" < "$block" > "$block.g" && mv "$block.g" "$block" ||
+				lp_check "$where: its Grafana macros have literals" false ;;
 			error\ *) expect=${p#error } ;;
 			skip*) skip=${p#skip} ;;
 			*) lp_check "$where: marker '$p' is one of superuser, error CODES, skip (WHY)" false ;;
@@ -117,10 +126,19 @@ while IFS=$'\t' read -r n where marker; do
 			lp_check "$where (as $role)" false
 		fi
 	else
-		got=$("$PGBIN/psql" -X -q -v ON_ERROR_STOP=0 -v VERBOSITY=sqlstate -U "$role" -d "$db" -f "$block" 2>&1 >/dev/null |
-			sed -nE 's/.*ERROR:  ([0-9A-Z]{5})$/\1/p' | tr '\n' ' ')
+		# VERBOSITY verbose: "ERROR:  22023: message"; each message must
+		# also be written in the doc, as it is (the doc shows the real one)
+		"$PGBIN/psql" -X -q -v ON_ERROR_STOP=0 -v VERBOSITY=verbose -U "$role" -d "$db" -f "$block" 2>&1 >/dev/null |
+			sed -nE 's/.*ERROR:  ([0-9A-Z]{5}): (.*)$/\1 \2/p' > "$block.err"
+		got=$(cut -d' ' -f1 "$block.err" | tr '\n' ' ')
 		got=${got% }
 		lp_check "$where (as $role) raises $expect (got '${got:-no error}')" test "$got" = "$expect"
+		while read -r code msg; do
+			# as it is, or with its quoted values written "..."
+			gen=$(printf '%s' "$msg" | sed -E 's/"[^"]*"/"..."/g')
+			lp_check "$where: ${where%%:*} quotes the message of $code: $msg" \
+				sh -c 'grep -qF -- "$1" "$3" || grep -qF -- "$2" "$3"' sh "$msg" "$gen" "$LP_ROOT/${where%%:*}"
+		done < "$block.err"
 	fi
 done < "$work/blocks.tsv"
 cd "$LP_ROOT"
