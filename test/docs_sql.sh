@@ -91,6 +91,10 @@ lp_psql -c "CREATE ROLE $owner LOGIN" -c "CREATE DATABASE $db OWNER $owner" >/de
 lp_psql -d "$db" -c "CREATE EXTENSION logp95" -c "\\copy (SELECT logp95_generate(100000, 300, 42)) TO '$work/access.log'" >/dev/null ||
 	lp_check "logp95 is installed in $PGBIN (CREATE EXTENSION logp95 to write access.log)" false
 lp_psql -d "$db" -c "DROP EXTENSION logp95" >/dev/null
+# and what the generator never writes but logs hold: a CRLF line end, a
+# backslash (nginx's \x22), a tab in the user agent of a combined line
+printf '2026-11-07T00:00:05 GET /api/v1/crlf 12\r\n2026-11-07T00:00:06 GET /api/v1/a\\x22b 9\n2026-11-07T00:00:07 GET /api/v1/tab 3 "curl\t8"\n' >> "$work/access.log"
+file_md5=$(LC_ALL=C sort "$work/access.log" | md5sum | cut -d' ' -f1)
 
 while IFS=$'\t' read -r n where marker; do
 	block=$work/$(printf 'block%03d.sql' "$n")
@@ -121,6 +125,11 @@ while IFS=$'\t' read -r n where marker; do
 	if [ -z "$expect" ]; then
 		if out=$("$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -U "$role" -d "$db" -f "$block" 2>&1 >/dev/null); then
 			lp_check "$where (as $role)" true
+			# the load of access.log keeps every byte of every line
+			if grep -q '^\\copy access_log(line) FROM' "$block"; then
+				got=$("$PGBIN/psql" -X -tA -U "$role" -d "$db" -c "SELECT md5(string_agg(line, E'\\n' ORDER BY line COLLATE \"C\") || E'\\n') FROM access_log")
+				lp_check "$where: access_log holds the lines of access.log byte for byte (md5 of the sorted lines $got = $file_md5)" test "$got" = "$file_md5"
+			fi
 		else
 			printf '%s\n' "$out" | sed 's/^/#   /' | head -n 20
 			lp_check "$where (as $role)" false
