@@ -23,7 +23,17 @@
 #                                     ($__timeFilter(col), $__interval...)
 #                                     replaced by literals (test/lib/grafana_sql.py)
 # ("superuser; error 42501" combines them).  Output blocks (``` without
-# sql) and shell blocks are not run.  Last line "N passed, N failed".
+# sql) and shell blocks are not run.
+#
+# Then docs/nginx.md end to end, in the same database: every query of the
+# Grafana dashboard docs/grafana/logp95.json as the role grafana, macros
+# written out (test/lib/grafana_sql.py), its table panel against
+# logp95_report over the raw lines; the loading script (the sh block after
+# <!-- test: loader -->) on a log cut mid-line, rotated and appended to,
+# every line once and byte for byte, the rollup equal to the aggregate; the
+# pg_cron retention job (the cluster preloads pg_cron, from Debian's
+# postgresql-NN-cron) moved to every minute: ran within 90 s, succeeded,
+# deleted what is old and kept the rest.  Last line "N passed, N failed".
 set -uo pipefail
 . "$(dirname "$0")/lib/cluster.sh"
 cd "$LP_ROOT"
@@ -84,8 +94,23 @@ nblocks=$(wc -l < "$work/blocks.tsv")
 lp_check "$nblocks SQL blocks found in ${order[*]}" test "$nblocks" -gt 0
 
 # the sample log the README's \copy reads, written by the server's own generator
+# pg_cron for nginx.md's retention job (Debian's postgresql-NN-cron), in
+# the server under test: a private copy gets the package's files
+lp_apt postgresql-$PG_MAJOR-cron
+pkglib=$("$PG_CONFIG" --pkglibdir)
+if [ ! -f "$pkglib/pg_cron.so" ]; then
+	prefix=${PGBIN%/usr/lib/postgresql/$PG_MAJOR/bin}
+	if [ "$prefix" != "$PGBIN" ] && [ -n "$prefix" ]; then
+		dpkg -L postgresql-$PG_MAJOR-cron | while read -r f; do
+			[ -f "$f" ] && case $f in /usr/lib/postgresql/*|/usr/share/postgresql/*) install -D -m 644 "$f" "$prefix$f" ;; esac
+		done
+	fi
+fi
+lp_check "pg_cron is in $pkglib (postgresql-$PG_MAJOR-cron)" test -f "$pkglib/pg_cron.so"
+
 cd "$work"	# initdb as postgres: a cwd it can enter
-lp_cluster_start
+# jobs run in background workers: the cluster listens on a socket only
+lp_cluster_start "shared_preload_libraries = 'pg_cron'" "cron.database_name = '$db'" "cron.use_background_workers = on"
 lp_say "cluster on $PGHOST port $PGPORT; blocks in $work"
 lp_psql -c "CREATE ROLE $owner LOGIN" -c "CREATE DATABASE $db OWNER $owner" >/dev/null
 lp_psql -d "$db" -c "CREATE EXTENSION logp95" -c "\\copy (SELECT logp95_generate(100000, 300, 42)) TO '$work/access.log'" >/dev/null ||
@@ -150,5 +175,86 @@ while IFS=$'\t' read -r n where marker; do
 		done < "$block.err"
 	fi
 done < "$work/blocks.tsv"
+
+# ---------- docs/nginx.md, end to end ----------
+psql_as() { local r=$1; shift; "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -U "$r" -d "$db" "$@"; }
+q() { local r=$1; shift; psql_as "$r" -tA -c "$@"; }
+
+# The Grafana dashboard: every panel query and the variable's, as the role
+# grafana (which may read the rollup only), with the macros written out;
+# the table panel against logp95_report over the raw lines of the range.
+mkdir -p "$work/grafana"
+python3 "$LP_ROOT/test/lib/grafana_sql.py" "$LP_ROOT/docs/grafana/logp95.json" "$work/grafana" > "$work/grafana/panels.tsv"
+lp_check "docs/grafana/logp95.json has 6 queries (5 panels, 1 variable)" test "$(wc -l < "$work/grafana/panels.tsv")" = 6
+while IFS=$'\t' read -r n title ref; do
+	rows=$(psql_as grafana -tA -f "$work/grafana/panel$n.sql" 2>"$work/grafana/err$n" | grep -c .)
+	[ -s "$work/grafana/err$n" ] && sed 's/^/#   /' "$work/grafana/err$n"
+	lp_check "grafana panel $n ($title) runs as grafana and gives rows ($rows)" test ! -s "$work/grafana/err$n" -a "$rows" -gt 0
+done < "$work/grafana/panels.tsv"
+table=$(grep -P '^\d+\tslowest routes' "$work/grafana/panels.tsv" | cut -f1)
+ref="SELECT route, requests, p50_ms, p95_ms, p99_ms, max_ms FROM logp95_report((SELECT logp95_agg(line, 'combined', 'skip') FROM nginx_log
+	WHERE logp95_line_time(line, 'combined') >= '2026-11-07 00:00+00' AND logp95_line_time(line, 'combined') < '2026-11-07 03:01+00'))
+	WHERE requests >= 20 ORDER BY p95_ms DESC, route LIMIT 20"
+got=$(psql_as grafana -tA -f "$work/grafana/panel$table.sql" | md5sum)
+want=$(q postgres "$ref" | md5sum)
+lp_check "grafana table panel = logp95_report over the raw lines of the range ($(q postgres "SELECT count(*) FROM ($ref) r") rows)" test "$got" = "$want"
+
+# The loading script, run on a log it has not seen: a line cut in two by
+# a run, a rotation with lines still written to the old file, a run with
+# nothing new.  Every line once, byte for byte.
+awk '/<!-- test: loader -->/ { m = 1; next } m && /^```sh/ { b = 1; next } b && /^```/ { exit } b { print }' \
+	"$LP_ROOT/docs/nginx.md" > "$work/loader.sh"
+mkdir -p "$work/nginx"
+chmod 777 "$work/nginx"
+q "$owner" "CREATE TABLE nginx_before AS SELECT line FROM nginx_log" >/dev/null
+psql_as "$owner" -c "\\copy (SELECT logp95_generate(3000, 40, 9, 'combined')) TO '$work/nginx/gen.log'" >/dev/null
+printf '203.0.113.9 - - [07/Nov/2026:01:00:00 +0000] "GET /a\\x22b HTTP/1.1" 200 5 "-" "tab\there" 0.005\r\n' >> "$work/nginx/gen.log"
+log=$work/nginx/access.log
+loader() { LOG=$log STATE=$work/nginx/state PSQL="$PGBIN/psql -X -q -v ON_ERROR_STOP=1 -U $owner -d $db" sh "$work/loader.sh"; }
+head -n 1000 "$work/nginx/gen.log" > "$log"
+sed -n 1001p "$work/nginx/gen.log" | head -c 40 >> "$log"
+loader; r1=$?
+sed -n 1001p "$work/nginx/gen.log" | tail -c +41 >> "$log"
+sed -n 1002,2000p "$work/nginx/gen.log" >> "$log"
+loader; r2=$?
+sed -n 2001,2300p "$work/nginx/gen.log" >> "$log"
+loader; r3=$?
+mv "$log" "$log.1"
+sed -n 2301,2500p "$work/nginx/gen.log" >> "$log.1"	# nginx writes the old file until it reopens
+sed -n '2501,$p' "$work/nginx/gen.log" > "$log"
+loader; r4=$?
+loader; r5=$?
+lp_check "the loading script of nginx.md ran 5 times without error ($r1 $r2 $r3 $r4 $r5)" test "$r1$r2$r3$r4$r5" = 00000
+want=$(LC_ALL=C sort "$work/nginx/gen.log" | md5sum | cut -d' ' -f1)
+got=$(q "$owner" "SELECT md5(string_agg(line, E'\\n' ORDER BY line COLLATE \"C\") || E'\\n') FROM (SELECT line FROM nginx_log EXCEPT ALL SELECT line FROM nginx_before) s")
+lp_check "it loaded each of the $(wc -l < "$work/nginx/gen.log") lines once, byte for byte (md5 of the sorted lines $got = $want)" test "$got" = "$want"
+got=$(q "$owner" "SELECT logp95_rollup_state('nginx_log_rollup_1min', '-infinity', 'infinity') = logp95_agg(line, 'combined', 'skip') FROM nginx_log")
+lp_check "nginx_log_rollup_1min holds exactly logp95_agg over nginx_log after the loads ($got)" test "$got" = t
+
+# The retention job of pg_cron, moved to every minute: it runs within 90
+# seconds, deletes lines older than a week and states older than 90 days,
+# and leaves the rest.
+q "$owner" "INSERT INTO nginx_log SELECT '203.0.113.9 - - [' || to_char(now() AT TIME ZONE 'UTC', 'DD/Mon/YYYY:HH24:MI:SS') || ' +0000] \"GET /fresh HTTP/1.1\" 200 5 \"-\" \"curl\" 0.005'" >/dev/null
+q "$owner" "INSERT INTO nginx_log_rollup_1min VALUES (date_bin('1 minute', now() - interval '100 days', 'epoch'), '\\x010000')" >/dev/null
+old_lines=$(q postgres "SELECT count(*) FROM nginx_log WHERE logp95_line_time(line, 'combined') < now() - interval '7 days'")
+kept_states=$(q postgres "SELECT count(*) FROM nginx_log_rollup_1min WHERE bucket >= now() - interval '90 days'")
+job=$(q postgres "SELECT jobid FROM cron.job WHERE jobname = 'logp95-retention'")
+lp_check "nginx.md scheduled the job logp95-retention (jobid '$job')" test -n "$job"
+if [ -n "$job" ]; then
+	q postgres "SELECT cron.alter_job($job, schedule := '* * * * *')" >/dev/null
+	status=
+	for _ in $(seq 1 45); do
+		status=$(q postgres "SELECT status FROM cron.job_run_details WHERE jobid = $job AND status IN ('succeeded', 'failed') LIMIT 1")
+		[ -n "$status" ] && break
+		sleep 2
+	done
+	lp_check "the retention job ran within 90 s and succeeded (status '${status:-none}'; $(q postgres "SELECT return_message FROM cron.job_run_details WHERE jobid = $job LIMIT 1"))" test "$status" = succeeded
+	got=$(q postgres "SELECT count(*) FILTER (WHERE logp95_line_time(line, 'combined') < now() - interval '7 days') || ' ' || count(*) FILTER (WHERE line LIKE '%/fresh %') FROM nginx_log")
+	lp_check "it deleted the $old_lines lines older than a week and kept the fresh one (left: old, fresh = $got)" test "$got" = "0 1" -a "$old_lines" -gt 0
+	got=$(q postgres "SELECT count(*) FILTER (WHERE bucket < now() - interval '90 days' AND bucket > '-infinity') || ' ' || count(*) FILTER (WHERE bucket >= now() - interval '90 days') FROM nginx_log_rollup_1min")
+	lp_check "it deleted the state older than 90 days and kept the $kept_states others (left: old, kept = $got)" test "$got" = "0 $kept_states"
+	q postgres "SELECT cron.unschedule($job)" >/dev/null
+fi
+
 cd "$LP_ROOT"
 lp_checks_done
