@@ -19,6 +19,13 @@
 #   <!-- test: superuser -->          run it as the superuser postgres
 #   <!-- test: error 22P02 42501 -->  it must raise exactly these errors, in order
 #   <!-- test: skip (needs Citus) --> not run; the reason is printed
+#   <!-- test: shards -->             postgres_fdw's shards: the hosts
+#                                     shard1.example and shard2.example are the
+#                                     databases shard1 and shard2 of this cluster
+#                                     (each with half of a generated log), the
+#                                     user mapping postgres's
+#   <!-- test: on each shard -->      run in shard1 and shard2 as postgres,
+#                                     "1 AS shard" written as that shard's number
 #   <!-- test: grafana -->            a Grafana panel query: its macros
 #                                     ($__timeFilter(col), $__interval...)
 #                                     replaced by literals (test/lib/grafana_sql.py)
@@ -116,6 +123,12 @@ lp_psql -c "CREATE ROLE $owner LOGIN" -c "CREATE DATABASE $db OWNER $owner" >/de
 lp_psql -d "$db" -c "CREATE EXTENSION logp95" -c "\\copy (SELECT logp95_generate(100000, 300, 42)) TO '$work/access.log'" >/dev/null ||
 	lp_check "logp95 is installed in $PGBIN (CREATE EXTENSION logp95 to write access.log)" false
 lp_psql -d "$db" -c "DROP EXTENSION logp95" >/dev/null
+# the shards of scale-out.md: two databases, half a generated log each
+for i in 1 2; do
+	lp_psql -c "CREATE DATABASE shard$i" >/dev/null
+	lp_psql -d "shard$i" -c "CREATE EXTENSION logp95" -c "CREATE TABLE access_log(line text)" \
+		-c "INSERT INTO access_log SELECT l FROM logp95_generate(20000, 50, 5) WITH ORDINALITY g(l, n) WHERE n % 2 = $i - 1" >/dev/null
+done
 # and what the generator never writes but logs hold: a CRLF line end, a
 # backslash (nginx's \x22), a tab in the user agent of a combined line
 printf '2026-11-07T00:00:05 GET /api/v1/crlf 12\r\n2026-11-07T00:00:06 GET /api/v1/a\\x22b 9\n2026-11-07T00:00:07 GET /api/v1/tab 3 "curl\t8"\n' >> "$work/access.log"
@@ -126,6 +139,7 @@ while IFS=$'\t' read -r n where marker; do
 	role=$owner
 	expect=
 	skip=
+	on_shards=
 	parts=()
 	case $marker in
 		skip*) parts=("$marker") ;;	# the reason may hold anything
@@ -136,6 +150,9 @@ while IFS=$'\t' read -r n where marker; do
 		case $p in
 			'') ;;
 			superuser) role=postgres ;;
+			shards) sed -i -E -e "s/host 'shard([12])\.example', port '5432', dbname 'logs'/host '${PGHOST//\//\\/}', port '$PGPORT', dbname 'shard\1'/" \
+					-e "s/OPTIONS \(user 'logs', password '[^']*'\)/OPTIONS (user 'postgres')/" "$block" ;;
+			'on each shard') on_shards=1 ;;
 			grafana) python3 "$LP_ROOT/test/lib/grafana_sql.py" < "$block" > "$block.g" && mv "$block.g" "$block" ||
 				lp_check "$where: its Grafana macros have literals" false ;;
 			error\ *) expect=${p#error } ;;
@@ -147,7 +164,14 @@ while IFS=$'\t' read -r n where marker; do
 		printf 'skipped %s %s\n' "$where" "$skip"
 		continue
 	fi
-	if [ -z "$expect" ]; then
+	if [ -n "$on_shards" ]; then
+		for i in 1 2; do
+			sed "s/\b1 AS shard\b/$i AS shard/" "$block" > "$block.$i"
+			out=$("$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -U postgres -d "shard$i" -f "$block.$i" 2>&1 >/dev/null)
+			lp_check "$where (on shard$i as postgres)" test -z "$out"
+			[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/#   /'
+		done
+	elif [ -z "$expect" ]; then
 		if out=$("$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -U "$role" -d "$db" -f "$block" 2>&1 >/dev/null); then
 			lp_check "$where (as $role)" true
 			# the load of access.log keeps every byte of every line
@@ -176,9 +200,19 @@ while IFS=$'\t' read -r n where marker; do
 	fi
 done < "$work/blocks.tsv"
 
-# ---------- docs/nginx.md, end to end ----------
 psql_as() { local r=$1; shift; "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -U "$r" -d "$db" "$@"; }
 q() { local r=$1; shift; psql_as "$r" -tA -c "$@"; }
+
+# scale-out.md's two forms over the shards give the state of all the lines
+all="(SELECT logp95_agg(l) FROM logp95_generate(20000, 50, 5) l)"
+got=$(q postgres "SELECT (SELECT logp95_merge(s) FROM (SELECT logp95_agg(line) AS s FROM shard1_log UNION ALL SELECT logp95_agg(line) FROM shard2_log) p) = $all")
+lp_check "scale-out.md: the merge of shard1_log and shard2_log is the state of the whole log ($got)" test "$got" = t
+got=$(q postgres "SET enable_partitionwise_aggregate = on; SELECT (SELECT logp95_merge(s) FROM (SELECT shard, logp95_agg(line) AS s FROM sharded_log GROUP BY shard) p) = $all")
+lp_check "scale-out.md: the partitioned form over the shards' views gives it too ($got)" test "$got" = t
+got=$(q postgres "SET enable_partitionwise_aggregate = on; EXPLAIN (VERBOSE, COSTS OFF) SELECT logp95_merge(s) FROM (SELECT shard, logp95_agg(line) AS s FROM sharded_log GROUP BY shard) p" | grep -c 'Remote SQL: SELECT shard, public.logp95_agg(line) FROM public.access_log_v GROUP BY 1')
+lp_check "scale-out.md: each shard runs the GROUP BY aggregate (Remote SQL as the doc says: $got of 2)" test "$got" = 2
+
+# ---------- docs/nginx.md, end to end ----------
 
 # The Grafana dashboard: every panel query and the variable's, as the role
 # grafana (which may read the rollup only), with the macros written out;
