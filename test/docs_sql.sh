@@ -62,6 +62,23 @@ for f in README.md docs/*.md; do
 	esac
 done
 
+# What the docs say about the scripts, against the scripts: the one
+# version the CHANGELOG calls unreleased is default_version (1.1 was
+# called unreleased after its release), and reliability.md names every
+# script that holds a DO block (it once said the update had no
+# procedural code).
+defver=$(sed -n "s/^default_version = '\(.*\)'/\1/p" logp95.control)
+unrel=$(sed -nE 's/^## ([0-9.]+) \(unreleased\).*/\1/p' CHANGELOG.md | tr '\n' ' ')
+lp_check "CHANGELOG.md calls only default_version $defver unreleased (it says: ${unrel:-none})" test "$unrel" = "$defver "
+for v in $(sed -nE 's/^## ([0-9.]+) \(released.*/\1/p' CHANGELOG.md); do
+	lp_check "CHANGELOG.md: released $v has its frozen script in the tree" \
+		sh -c "ls logp95--$v.sql logp95--*--$v.sql 2>/dev/null | grep -q ."
+done
+for f in logp95--*.sql; do
+	grep -qE '^DO ' "$f" || continue
+	lp_check "docs/reliability.md names $f, which holds a DO block" grep -qF "$f" docs/reliability.md
+done
+
 # Split the files into one .sql file per block, and a list:
 # number <TAB> file:line <TAB> marker
 python3 - "$work" "${order[@]}" > "$work/blocks.tsv" <<'EOF'
