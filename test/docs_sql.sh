@@ -220,6 +220,11 @@ done < "$work/blocks.tsv"
 psql_as() { local r=$1; shift; "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -U "$r" -d "$db" "$@"; }
 q() { local r=$1; shift; psql_as "$r" -tA -c "$@"; }
 
+# no block threw the reader's lines away (reference.md's retention example
+# once deleted every line of the tour)
+got=$(q "$owner" "SELECT count(*) FROM access_log")
+lp_check "access_log still holds the $(wc -l < "$work/access.log") lines of access.log after every block ($got)" test "$got" = "$(wc -l < "$work/access.log")"
+
 # scale-out.md's two forms over the shards give the state of all the lines
 all="(SELECT logp95_agg(l) FROM logp95_generate(20000, 50, 5) l)"
 got=$(q postgres "SELECT (SELECT logp95_merge(s) FROM (SELECT logp95_agg(line) AS s FROM shard1_log UNION ALL SELECT logp95_agg(line) FROM shard2_log) p) = $all")
