@@ -120,6 +120,15 @@ for v in $versions; do
 	fi
 done
 
+# 3b. The README's install commands: the Build-Depends it installs, and the
+# file it installs is the one the build made (it named 1.1-1 after the
+# version became 1.2-1)
+readme_deb=$(sed -n 's|^sudo apt install \.\./\(postgresql-[^ ]*\.deb\).*|\1|p' README.md)
+lp_check "README.md installs ../$readme_deb, which names the package built ($(cd "$tmp/src" && ls $readme_deb 2>/dev/null | tr '\n' ' '))" \
+	sh -c "cd '$tmp/src' && test \"\$(ls $readme_deb 2>/dev/null)\" = '${pkg}_${debver}_$arch.deb'"
+lp_check "README.md's apt-get install line brings every Build-Depends package" \
+	sh -c "deps=\$(sed -n '/^Build-Depends:/,/^[A-Z]/p' debian/control | sed -n 's/^ \\([a-z0-9.+-]*\\).*/\\1/p' | grep -v '^debhelper-compat\$'); line=\$(grep '^sudo apt-get install' README.md | head -n 1); for d in \$deps; do case \" \$line \" in *\" \$d \"*) ;; *) echo \"missing: \$d\"; exit 1 ;; esac; done"
+
 # 4. Each package's files: the library in pkglibdir (and its JIT bitcode
 # when the server was built with LLVM), the control file and every
 # logp95--*.sql script of the tree in sharedir/extension, the docs; nothing else
