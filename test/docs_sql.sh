@@ -135,6 +135,7 @@ lp_check "pg_cron is in $pkglib (postgresql-$PG_MAJOR-cron)" test -f "$pkglib/pg
 cd "$work"	# initdb as postgres: a cwd it can enter
 # jobs run in background workers: the cluster listens on a socket only
 lp_cluster_start "shared_preload_libraries = 'pg_cron'" "cron.database_name = '$db'" "cron.use_background_workers = on"
+trap 'lp_cluster_stop; cd /; [ -n "${LP_DOCS_KEEP:-}" ] || rm -rf "$work"' EXIT	# lp_cluster_start set its own
 lp_say "cluster on $PGHOST port $PGPORT; blocks in $work"
 lp_psql -c "CREATE ROLE $owner LOGIN" -c "CREATE DATABASE $db OWNER $owner" >/dev/null
 lp_psql -d "$db" -c "CREATE EXTENSION logp95" -c "\\copy (SELECT logp95_generate(100000, 300, 42)) TO '$work/access.log'" >/dev/null ||
