@@ -74,6 +74,12 @@ INSERT INTO raw_states VALUES (1, '\x010001022f6101020501');
 \copy raw_states TO 'results/state_io.bin' (FORMAT binary)
 \copy states_bin2 FROM 'results/state_io.bin' (FORMAT binary)
 SELECT id, s FROM states_bin2;
+-- a state that a newer library wrote (version byte 7) names its version
+TRUNCATE raw_states;
+INSERT INTO raw_states VALUES (3, '\x070000');
+\copy raw_states TO 'results/state_io.bin' (FORMAT binary)
+\copy states_bin2 FROM 'results/state_io.bin' (FORMAT binary)
+SELECT '\xff0000'::logp95_state;
 
 -- merging two valid states whose counts would pass bigint is an error, not a wrap
 SELECT * FROM logp95_report('\x010001022f61010a01ffffffffffffffff7f');

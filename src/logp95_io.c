@@ -22,6 +22,22 @@
 #define LOGP95_INPUT_QUOTE_MAX 40
 
 /*
+ * The detail of a header that lp_reader_init refused: a version byte above
+ * the one this library writes names itself and says where it came from (a
+ * state written by a newer logp95 library, read back by an older one after
+ * a downgrade, or copied to a server with an older library); anything else
+ * is "The header is invalid.".
+ */
+static const char *
+logp95_header_detail(const uint8 *buf, size_t len)
+{
+	if (len >= 1 && buf[0] > LP_CODEC_VERSION)
+		return psprintf("The state has encoding version %d, which a newer logp95 library wrote; this library reads version %d only.",
+						buf[0], LP_CODEC_VERSION);
+	return "The header is invalid.";
+}
+
+/*
  * Check an encoded state completely, and that every route is valid text in
  * the database encoding.  Returns NULL when fine, or a reason.
  */
@@ -33,7 +49,7 @@ logp95_check_encoded(const uint8 *buf, size_t len)
 	int			rc;
 
 	if (lp_reader_init(&r, buf, len) != LP_OK)
-		return "The header is invalid.";
+		return logp95_header_detail(buf, len);
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -191,7 +207,7 @@ logp95_import(const uint8 *buf, size_t len, int src, const char *str)
 
 	/* the structure, and every route valid where it comes from */
 	if (lp_reader_init(&r, buf, len) != LP_OK)
-		logp95_input_error(str, "The header is invalid.");
+		logp95_input_error(str, logp95_header_detail(buf, len));
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
 		CHECK_FOR_INTERRUPTS();

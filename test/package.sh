@@ -89,6 +89,12 @@ chmod -R a+rX "$tmp/src"
 lp_check "debian/control is up to date with debian/control.in (pg_buildext checkcontrol)" \
 	sh -c "cd '$src' && env -u PG_SUPPORTED_VERSIONS -u DEB_PG_SUPPORTED_VERSIONS pg_buildext checkcontrol >/dev/null"
 
+# 2b. What the build runs needs no package that Build-Depends does not
+# bring: pg_buildext installcheck loads PostgreSQL's test modules, which
+# use IPC::Run (a normal user's dpkg-buildpackage stopped without it)
+lp_check "debian/control Build-Depends names libipc-run-perl" \
+	sh -c "cd '$src' && dpkg-checkbuilddeps >/dev/null 2>&1 && sed -n '/^Build-Depends:/,/^[A-Z]/p' debian/control | grep -q 'libipc-run-perl'"
+
 # 3. dpkg-buildpackage, with none of the test environment leaking in (a
 # cluster's PGPORT is taken by pg_virtualenv, PG_CFLAGS would add -Werror,
 # LP_TEST_DATA_DIR may name a directory already removed)
@@ -114,6 +120,15 @@ for v in $versions; do
 	fi
 done
 
+# 3b. The README's install commands: the Build-Depends it installs, and the
+# file it installs is the one the build made (it named 1.1-1 after the
+# version became 1.2-1)
+readme_deb=$(sed -n 's|^sudo apt install \.\./\(postgresql-[^ ]*\.deb\).*|\1|p' README.md)
+lp_check "README.md installs ../$readme_deb, which names the package built ($(cd "$tmp/src" && ls $readme_deb 2>/dev/null | tr '\n' ' '))" \
+	sh -c "cd '$tmp/src' && test \"\$(ls $readme_deb 2>/dev/null)\" = '${pkg}_${debver}_$arch.deb'"
+lp_check "README.md's apt-get install line brings every Build-Depends package" \
+	sh -c "deps=\$(sed -n '/^Build-Depends:/,/^[A-Z]/p' debian/control | sed -n 's/^ \\([a-z0-9.+-]*\\).*/\\1/p' | grep -v '^debhelper-compat\$'); line=\$(grep '^sudo apt-get install' README.md | head -n 1); for d in \$deps; do case \" \$line \" in *\" \$d \"*) ;; *) echo \"missing: \$d\"; exit 1 ;; esac; done"
+
 # 4. Each package's files: the library in pkglibdir (and its JIT bitcode
 # when the server was built with LLVM), the control file and every
 # logp95--*.sql script of the tree in sharedir/extension, the docs; nothing else
@@ -133,10 +148,17 @@ for v in $versions; do
 	lp_check "$v: $ext holds exactly the tree's scripts ($scripts)" \
 		test "$(sed -n "s|^$ext/\(logp95--.*\.sql\)$|\1|p" "$tmp/files-$v" | sort | tr '\n' ' ')" = "$scripts"
 	lp_check "$v: $doc/copyright" grep -qxF "$doc/copyright" "$tmp/files-$v"
-	unexpected=$(grep -vxE "$lib/logp95\.so|$lib/bitcode/logp95/src/[A-Za-z0-9_]+\.bc|$lib/bitcode/logp95\.index\.bc|$ext/logp95\.control|$ext/logp95--[0-9.]+(--[0-9.]+)?\.sql|$doc/(copyright|changelog\.Debian\.gz|changelog\.gz|README\.md\.gz)" "$tmp/files-$v" || true)
+	unexpected=$(grep -vxE "$lib/logp95\.so|$lib/bitcode/logp95/src/[A-Za-z0-9_]+\.bc|$lib/bitcode/logp95\.index\.bc|$ext/logp95\.control|$ext/logp95--[0-9.]+(--[0-9.]+)?\.sql|$doc/(copyright|changelog\.Debian\.gz|changelog\.gz|README\.md|docs/[a-z0-9_-]+\.md|docs/grafana/[a-z0-9_-]+\.json)" "$tmp/files-$v" || true)
 	[ -n "$unexpected" ] && printf '# unexpected: %s\n' $unexpected
 	lp_check "$v: nothing unexpected in the package" test -z "$unexpected"
 	lp_check "$v: Depends on postgresql-$v" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'postgresql-$v\\b'"
+	# the packaged README's links lead to files of the package (issue 26:
+	# it linked docs/*.md that the package did not hold)
+	lp_check "$v: every doc file of the tree is in the package ($(cd docs && ls *.md grafana/*.json 2>/dev/null | tr '\n' ' '))" \
+		sh -c "cd docs && for f in *.md grafana/*.json; do [ -e \"\$f\" ] || continue; grep -qxF '$doc/docs/'\"\$f\" '$tmp/files-$v' || exit 1; done"
+	dpkg-deb -x "$deb" "$tmp/docx$v"
+	lp_check "$v: every relative link of the packaged README.md, CHANGELOG.md and docs resolves (test/doc_links.py)" \
+		python3 test/doc_links.py "$tmp/docx$v$doc"
 done
 
 # 5. Install the 15 package, use it, remove it.

@@ -9,7 +9,8 @@
 # PostgreSQL 15 (Debian's packages) gets every layer: the unit tests,
 # pg_regress (make installcheck), the server's TAP tests (test/t, as make
 # prove_installcheck), the sanitizers, the fuzzers, the field tests and
-# Citus (make -C test sanitize, fuzz, field, citus), the Debian package and
+# Citus (make -C test sanitize, fuzz, field, citus), the docs (links, and
+# every SQL block run in order: test/docs_sql.sh), the Debian package and
 # the META.json checks.  16, 17 and 18 get pg_regress, the postgres_fdw
 # shard test and the upgrade test; 18-cassert, 18 built with
 # --enable-cassert, gets pg_regress and every server TAP test, the library
@@ -170,6 +171,18 @@ if [[ " $versions " == *" 15 "* ]]; then
 		lp_apt_nostart nginx-light apache2 wrk python3
 		lp_step "15: field" /tmp/logp95-field.log make -s -C test field PG_CONFIG="$PG_CONFIG"
 		lp_step "15: citus" /tmp/logp95-citus.log make -s -C test citus PG_CONFIG="$PG_CONFIG"
+
+		# the docs followed literally: every relative link resolves; every
+		# SQL block of README.md and docs/*.md runs in order in one database,
+		# and docs/nginx.md end to end (Grafana queries, the loading script,
+		# the pg_cron job, Debian's postgresql-15-cron)
+		part=$SECONDS
+		python3 test/doc_links.py > /tmp/logp95-doclinks.log 2>&1; rc=$?
+		tail -n 5 /tmp/logp95-doclinks.log
+		lp_count "15: doc links ($(tail -n 1 /tmp/logp95-doclinks.log))" $rc
+		lp_time "15: doc links" $part
+		lp_step "15: docs' SQL blocks and nginx.md" /tmp/logp95-docs-sql.log \
+			env LP_PG_BINDIR="$PGBIN" bash test/docs_sql.sh
 
 		# shipping: the Debian package (built, listed, installed, used,
 		# removed) and the PGXN metadata
