@@ -9,7 +9,8 @@
 # PostgreSQL 15 (Debian's packages) gets every layer: the unit tests,
 # pg_regress (make installcheck), the server's TAP tests (test/t, as make
 # prove_installcheck), the sanitizers, the fuzzers, the field tests and
-# Citus (make -C test sanitize, fuzz, field, citus), the Debian package and
+# Citus (make -C test sanitize, fuzz, field, citus), the main command
+# run.sh with its HTML report (test/main_command.sh), the Debian package and
 # the META.json checks.  16, 17 and 18 get pg_regress, the postgres_fdw
 # shard test and the upgrade test; 18-cassert, 18 built with
 # --enable-cassert, gets pg_regress and every server TAP test, the library
@@ -170,6 +171,11 @@ if [[ " $versions " == *" 15 "* ]]; then
 		lp_apt_nostart nginx-light apache2 wrk python3
 		lp_step "15: field" /tmp/logp95-field.log make -s -C test field PG_CONFIG="$PG_CONFIG"
 		lp_step "15: citus" /tmp/logp95-citus.log make -s -C test citus PG_CONFIG="$PG_CONFIG"
+
+		# the main command, run.sh, on hostile logs, and its HTML report
+		# in headless Chromium (installed by the test when missing)
+		lp_step "15: run.sh (the main command)" /tmp/logp95-main-command.log \
+			env LP_PG_BINDIR="$PGBIN" bash test/main_command.sh
 
 		# shipping: the Debian package (built, listed, installed, used,
 		# removed) and the PGXN metadata
