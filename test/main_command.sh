@@ -210,9 +210,9 @@ lp_check "an unknown --format: logp95's message, exit 2" \
 
 # ---------- the HTML report in headless Chromium ----------
 html_checks() {
-	local page=$1 shot=$2 dom=$W/dom.html log=$W/chromium.log prof=$W/chromium-profile
+	local page=$1 shot=$2 height=${3:-2600} dom=$W/dom.html log=$W/chromium.log prof=$W/chromium-profile
 	local args=(--headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1
-		--window-size=1150,2600 --virtual-time-budget=10000 --user-data-dir="$prof" --enable-logging=stderr --v=0)
+		--window-size=1150,$height --virtual-time-budget=10000 --user-data-dir="$prof" --enable-logging=stderr --v=0)
 	timeout 120 chromium "${args[@]}" --dump-dom "file://$page" >"$dom" 2>"$log"
 	timeout 120 chromium "${args[@]}" --screenshot="$shot" "file://$page" >/dev/null 2>>"$log"
 	lp_check "the page says its 3 charts are drawn, no error" grep -qF 'charts: 3 drawn, errors: 0;' "$dom"
@@ -285,7 +285,7 @@ else
 fi
 if [ -n "${LP_DOCS_SHOT:-}" ] && command -v chromium >/dev/null; then
 	run sample --html "$W/sample.html"
-	html_checks "$W/sample.html" "$LP_ROOT/docs/run-report.png"
+	html_checks "$W/sample.html" "$LP_ROOT/docs/run-report.png" 2150
 fi
 
 # ---------- a Debian package owning logp95.so ----------

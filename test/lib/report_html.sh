@@ -133,7 +133,8 @@ EOF
 <script>
 (function () {
 	'use strict';
-	const fmt = (x, d) => x === null || x === undefined ? 'n/a' : Number(x).toLocaleString('en-US', { maximumFractionDigits: d || 0 });
+	const fmt = (x, d) => x === null || x === undefined ? 'n/a' :
+		Number(x).toLocaleString('en-US', { minimumFractionDigits: d || 0, maximumFractionDigits: d || 0 });
 	const cut = (s, n) => s.length > n ? s.slice(0, n - 1) + '\u2026' : s;
 	const text = (id, s) => { document.getElementById(id).textContent = s; };
 	const colours = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd'];
