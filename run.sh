@@ -115,15 +115,17 @@ lp_extension() {
 
 # every time shown in UTC, whatever the server's or the shell's zone
 export PGTZ=UTC
-lp_deps
-lp_extension
-lp_cluster_start
+# at exit: the cluster stopped, a private copy of the server removed
 lp_done() {
 	lp_cluster_stop
 	[ -n "$private_root" ] && rm -rf "$private_root"
 	return 0
 }
 trap lp_done EXIT
+lp_deps
+lp_extension
+lp_cluster_start
+trap lp_done EXIT		# lp_cluster_start set its own
 lp_say "cluster on $PGHOST port $PGPORT"
 
 q() { lp_psql -tA "$@"; }

@@ -127,6 +127,7 @@ printf $ref "whole=whole service: %d requests, %.1f per second, 5xx %.2f %%, p50
 print $ref "span=time span: ", strftime("%Y-%m-%d %H:%M:%S", gmtime($tmin)), "+00 to ", strftime("%Y-%m-%d %H:%M:%S", gmtime($tmax)), "+00\n";
 printf $ref "shown20=among the %d with at least 20 requests (%d routes with fewer hidden\n", scalar(@shown), scalar(keys %lat) - @shown;
 printf $ref "shown3=among the %d with at least 3 requests (%d routes with fewer hidden\n", scalar(shown(3)), scalar(keys %lat) - shown(3);
+print $ref "id_requests=", scalar(grep { m{^/users/} } map { ($_) x @{$lat{$_}} } grep { m{^/users/} } keys %lat), "\n";
 print $ref "slowest=$shown[0]\nslowest_p95=$p95{$shown[0]}\nslowest_requests=", scalar(@{$lat{$shown[0]}}), "\n";
 
 # a mostly malformed log: 394 lines no format reads, 1 combined line
@@ -182,6 +183,9 @@ lp_check "--full lists the one-request ID routes" grep -q '^ /users/48011 ' "$W/
 lp_check "--full lists the route with a backslash" grep -qF ' /a\b/c ' "$W/full.out"
 run min3 --min-requests 3 "$W/access.log" "$W/access.log.1.gz" "$W/it's a log.log"
 lp_check "--min-requests 3 hides fewer routes" has min3.out "$(ref shown3)"
+run templates --options templates --full "$W/access.log"
+lp_check "--options templates folds the ID routes into /users/:id" \
+	grep -qE "^ /users/:id +\| +$(ref id_requests) \|" "$W/templates.out"
 
 # ---------- a mostly malformed log ----------
 run bad --format combined "$W/bad.log"

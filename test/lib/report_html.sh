@@ -20,7 +20,23 @@ LP_CHARTJS=${LP_CHARTJS:-/usr/share/javascript/chart.js/chart.min.js}
 # close the script element it sits in).
 lp_report_json() {
 	local minreq=$1
+	# the buckets' width, then the state of each bucket in a table of its
+	# own (one parallel pass over the lines), then the document
 	qv "
+CREATE TABLE html_width AS
+SELECT CASE WHEN j.seconds IS NULL THEN NULL
+            WHEN j.seconds <= 86400 THEN interval '1 minute'
+            WHEN j.seconds <= 30 * 86400 THEN interval '1 hour'
+            ELSE interval '1 day' END AS w,
+       CASE WHEN j.seconds <= 86400 THEN 'minute' WHEN j.seconds <= 30 * 86400 THEN 'hour' ELSE 'day' END AS label,
+       date_trunc('minute', j.t0) AS origin
+  FROM job j;
+CREATE TABLE html_per AS
+SELECT date_bin(width.w, p.ts, width.origin) AS b,
+       logp95_agg(l.line, :'fmt', 'skip' || coalesce(nullif(',' || :'opts', ','), '')) AS s
+  FROM log_lines l JOIN parsed p USING (n), html_width width
+ WHERE p.ts IS NOT NULL AND width.w IS NOT NULL
+ GROUP BY 1;
 WITH j AS (SELECT * FROM job),
 top AS (
 	SELECT route, requests, per_second, error_pct, p50_ms, p95_ms, p99_ms, max_ms
@@ -29,27 +45,14 @@ whole AS (
 	SELECT r.*, e.requests AS errors FROM j
 	 CROSS JOIN logp95_report(logp95_total(j.s)) r
 	  LEFT JOIN logp95_report(logp95_total(j.s5xx)) e ON true),
-width AS (
-	SELECT CASE WHEN j.seconds IS NULL THEN NULL
-	            WHEN j.seconds <= 86400 THEN interval '1 minute'
-	            WHEN j.seconds <= 30 * 86400 THEN interval '1 hour'
-	            ELSE interval '1 day' END AS w,
-	       CASE WHEN j.seconds <= 86400 THEN 'minute' WHEN j.seconds <= 30 * 86400 THEN 'hour' ELSE 'day' END AS label,
-	       date_trunc('minute', j.t0) AS origin
-	  FROM j),
+width AS (SELECT * FROM html_width),
 buckets AS (
 	SELECT g.b FROM j, width, generate_series(date_bin(width.w, j.t0, width.origin),
 	                                          date_bin(width.w, j.t1, width.origin), width.w) g(b)
 	 WHERE width.w IS NOT NULL),
 five AS (SELECT route, p95_ms FROM top ORDER BY p95_ms DESC, route LIMIT 5),
-per AS (
-	SELECT date_bin(width.w, p.ts, width.origin) AS b,
-	       logp95_agg(l.line, :'fmt', 'skip' || coalesce(nullif(',' || :'opts', ','), '')) AS s
-	  FROM log_lines l JOIN parsed p USING (n), width
-	 WHERE p.ts IS NOT NULL AND width.w IS NOT NULL
-	 GROUP BY 1),
-per_route AS (
-	SELECT per.b, r.route, r.p95_ms FROM per, logp95_report(per.s) r
+per_route AS MATERIALIZED (
+	SELECT per.b, r.route, r.p95_ms FROM html_per per, logp95_report(per.s) r
 	 WHERE r.route IN (SELECT route FROM five)),
 slow AS (SELECT route, requests FROM top ORDER BY p95_ms DESC, route LIMIT 1),
 hist AS (
