@@ -149,10 +149,18 @@ if [ ${#files[@]} -gt 0 ]; then
 	perl -e '
 		use strict;
 		my $n = 0;
-		# strict UTF-8 as PostgreSQL takes it: no overlong forms, surrogates or NUL
-		my $utf8 = qr/\A(?:[\x01-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]
+		# strict UTF-8 as PostgreSQL takes it: no overlong forms, surrogates
+		# or NUL; one character (or ASCII run) a match, so that no line is
+		# too long for the regex engine
+		my $char = qr/\G(?:[\x01-\x7f]+|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]
 			|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]
-			|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})*\z/x;
+			|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})/x;
+		sub utf8_ok {
+			my $s = shift;
+			pos($s) = 0;
+			1 while $s =~ /$char/gc;
+			return (pos($s) // 0) == length($s);
+		}
 		for my $f (@ARGV) {
 			my $fh;
 			if ($f =~ /\.gz\z/) {
@@ -165,7 +173,7 @@ if [ ${#files[@]} -gt 0 ]; then
 			while (my $l = <$fh>) {
 				chomp $l;
 				$n++;
-				my $ok = ($l !~ /[^\x01-\x7f]/ || $l =~ $utf8) ? "t" : "f";
+				my $ok = ($l !~ /[^\x01-\x7f]/ || utf8_ok($l)) ? "t" : "f";
 				print $n, "\t\\\\x", unpack("H*", $l), "\t", $ok, "\n";
 			}
 			close $fh or die "run.sh: could not read all of $f (zcat: $?)\n";
