@@ -109,6 +109,13 @@ lp_extension() {
 		unset LP_PG_BINDIR
 		lp_kit_install "$PG_MAJOR" >&2 || die "could not make a private copy of PostgreSQL $PG_MAJOR"
 		lp_use_version "$PG_MAJOR"
+		# built in a copy of the tree: its objects may be another version's
+		lp_say "building logp95 for the private copy"
+		rsync -a --exclude .git --exclude '*.o' --exclude '*.bc' --exclude '*.so' \
+			--exclude results --exclude tmp_check "$LP_ROOT/" "$private_root/build/"
+		make -C "$private_root/build" -s PG_CONFIG="$PG_CONFIG" >/dev/null
+		make -C "$private_root/build" -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+		return
 	fi
 	lp_build_install
 }
