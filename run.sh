@@ -28,7 +28,8 @@
 # most frequent reasons with a sample line each, the log's time span, the
 # whole service (requests, per second, 5xx share, p50/p95/p99/max), the 20
 # slowest routes by p95 and the latency histogram of the slowest.  It exits
-# with 1 when fewer than half the lines could be read.
+# with 1 when fewer than half the lines could be read, with 2 on a wrong
+# option, file, format or option of logp95_agg.
 #
 # When logp95.so in the server's library directory belongs to a Debian
 # package (postgresql-15-logp95), that packaged extension is used, if it is
@@ -275,6 +276,12 @@ else
 		# the known formats, as logp95 itself lists them in its hint
 		known=$(q -c "SELECT logp95_line_time(''::bytea, '?')" 2>&1 | sed -n 's/^HINT: *Known formats are: \(.*\)\.$/\1/p' || true)
 		echo "Pass your log's format with --format: one of ${known:-the formats of docs/formats.md}, or a definition (docs/formats.md)." >&2
+		# what detection makes of the first lines, when it is another format
+		guess=$(q -c "SELECT logp95_detect_format(array_agg(convert_from(line, 'UTF8') ORDER BY n))
+		                FROM (SELECT n, line FROM log_lines WHERE utf8 ORDER BY n LIMIT 1000) s")
+		if [ -n "$guess" ] && [ "$guess" != "$format" ]; then
+			echo "The first lines read best as '$guess': run.sh --format $guess ..." >&2
+		fi
 		exit 1
 	fi
 fi

@@ -196,6 +196,9 @@ lp_check "the count line" has bad.out "394 of 395 lines (99.7 %) could not be re
 lp_check "the reasons, each with a sample line" \
 	bash -c "[ \$(grep -cE '^ +[0-9]+  malformed log line: ' '$W/bad.out') -ge 1 ] && grep -qE '^ +line 1: GET /x1 took 1ms$' '$W/bad.out'"
 lp_check "the hint to pass --format" has bad.err "Pass your log's format with --format"
+run bad_default --format combined "$W/default.log"
+lp_check "a default log read as combined: exit 1, the format detection suggests" \
+	bash -c "grep -qF \"The first lines read best as 'default': run.sh --format default\" '$W/bad_default.err' && [ \$(cat '$W/bad_default.rc') = 1 ]"
 run bad_detect "$W/bad.log"
 lp_check "no format detected: said, exit 1" \
 	bash -c "grep -qF 'format: none detected' '$W/bad_detect.out' && [ \$(cat '$W/bad_detect.rc') = 1 ]"
