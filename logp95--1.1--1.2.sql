@@ -823,3 +823,74 @@ AS 'MODULE_PATHNAME', 'logp95_detect_format' LANGUAGE C STABLE STRICT PARALLEL S
 
 COMMENT ON FUNCTION logp95_detect_format(text[]) IS
 'the format that reads the largest share of the sample''s lines (a tie goes to the earlier of default, combined_us, combined, combined_us_query, combined_query), NULL when none reads half of them';
+
+-- ---------------------------------------------------------------------
+-- Lines given as bytea (issue 26).
+-- ---------------------------------------------------------------------
+-- A log may hold bytes that are not text in the database encoding (nginx
+-- with escape=json or escape=none writes a request's bytes as they came;
+-- a UTF8 database refuses them as text).  Such logs load into a bytea
+-- column, byte for byte, and these overloads read it: on a line that is
+-- valid text they give what the text forms give.  A route, method or
+-- quoted line that is not valid text keeps its valid characters and
+-- writes every other byte as \xHH (two lower-case hex digits, the form of
+-- nginx's default escaping), so that no line can make a load or a report
+-- fail (src/logp95.c, logp95_bytes_escape).  Volatility and parallel
+-- safety as their text forms.
+
+CREATE FUNCTION logp95_format_bytes_trans(logp95_state, bytea, text) RETURNS logp95_state
+AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_format_bytes_trans(logp95_state, bytea, text) IS
+'transition function of logp95_agg(bytea, text): parse a line given as bytes in the named format, count its latency';
+
+CREATE FUNCTION logp95_format_opts_bytes_trans(logp95_state, bytea, text, text) RETURNS logp95_state
+AS 'MODULE_PATHNAME' LANGUAGE C STABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_format_opts_bytes_trans(logp95_state, bytea, text, text) IS
+'transition function of logp95_agg(bytea, text, text): parse a line given as bytes in the named format with per-call options, count its latency';
+
+CREATE AGGREGATE logp95_agg(line bytea, format text) (
+	SFUNC = logp95_format_bytes_trans,
+	STYPE = logp95_state,
+	SSPACE = 65536,
+	INITCOND = '\x010000',
+	COMBINEFUNC = logp95_merge_combine,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE logp95_agg(line bytea, format text, options text) (
+	SFUNC = logp95_format_opts_bytes_trans,
+	STYPE = logp95_state,
+	SSPACE = 65536,
+	INITCOND = '\x010000',
+	COMBINEFUNC = logp95_merge_combine,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE logp95_agg(bytea, text) IS
+'logp95_agg(line, format) of lines given as bytes (a log with bytes that are not text): the same state for valid lines; a route''s other bytes counted as \xHH';
+COMMENT ON AGGREGATE logp95_agg(bytea, text, text) IS
+'logp95_agg(line, format, options) of lines given as bytes (a log with bytes that are not text): the same state for valid lines; a route''s other bytes counted as \xHH';
+
+CREATE FUNCTION logp95_line_ts(line bytea, format text) RETURNS timestamp
+AS 'MODULE_PATHNAME', 'logp95_line_ts_bytes' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_line_ts(bytea, text) IS
+'logp95_line_ts(line, format) of a line given as bytes: its UTC timestamp, or NULL when it has no well-formed time';
+
+CREATE FUNCTION logp95_line_time(line bytea, format text DEFAULT 'default')
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'logp95_line_time_bytes' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION logp95_line_time(bytea, text) IS
+'logp95_line_time(line, format) of a line given as bytes: its instant as timestamptz, or NULL when it has no well-formed time';
+
+CREATE FUNCTION logp95_parse(line bytea, format text DEFAULT 'default')
+RETURNS TABLE (ts timestamptz, method text, route text, status int,
+	latency_ms bigint, problem text)
+AS 'MODULE_PATHNAME', 'logp95_parse_bytes' LANGUAGE C STABLE STRICT PARALLEL SAFE
+ROWS 1;
+
+COMMENT ON FUNCTION logp95_parse(bytea, text) IS
+'logp95_parse(line, format) of a line given as bytes: the same row for a valid line; method, route and problem keep their valid characters and write other bytes as \xHH';

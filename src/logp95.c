@@ -237,6 +237,89 @@ logp95_errdetail_line(const char *line, size_t len)
 	return errdetail("The line was \"%s\".", logp95_quote(line, len));
 }
 
+/* ---------- lines given as bytea ---------- */
+
+/*
+ * The length of the character at s (at most len bytes) when it is valid
+ * text in the database encoding, else 0.  A NUL byte is never text.
+ */
+static inline int
+logp95_char_len(int enc, const char *s, size_t len)
+{
+	int			l;
+
+	if (likely(!IS_HIGHBIT_SET(*s)))
+		return *s != '\0';
+	l = pg_encoding_verifymbchar(enc, s, (int) Min(len, (size_t) INT_MAX));
+	return l > 0 ? l : 0;
+}
+
+/* See logp95.h. */
+bool
+logp95_bytes_valid(const char *s, size_t len)
+{
+	int			enc = GetDatabaseEncoding();
+	const char *e = s + len;
+
+	while (s < e)
+	{
+		int			l = logp95_char_len(enc, s, (size_t) (e - s));
+
+		if (l == 0)
+			return false;
+		s += l;
+	}
+	return true;
+}
+
+/* See logp95.h. */
+size_t
+logp95_bytes_escape(const char *s, size_t len, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	int			enc = GetDatabaseEncoding();
+	const char *e = s + len;
+	char	   *o = out;
+
+	while (s < e)
+	{
+		int			l = logp95_char_len(enc, s, (size_t) (e - s));
+
+		if (l > 0)
+		{
+			memcpy(o, s, l);
+			o += l;
+			s += l;
+			continue;
+		}
+		*o++ = '\\';
+		*o++ = 'x';
+		*o++ = hex[(unsigned char) *s >> 4];
+		*o++ = hex[(unsigned char) *s & 15];
+		s++;
+	}
+	return (size_t) (o - out);
+}
+
+/* See logp95.h. */
+const char *
+logp95_bytes_text(const char *s, size_t len, size_t *outlen)
+{
+	char	   *out;
+
+	if (logp95_bytes_valid(s, len))
+	{
+		*outlen = len;
+		return s;
+	}
+	if (len > (MaxAllocSize - 1) / LOGP95_ESCAPE_RATIO)
+		logp95_check(LP_ETOOBIG);
+	out = palloc(LOGP95_ESCAPE_RATIO * len + 1);
+	*outlen = logp95_bytes_escape(s, len, out);
+	out[*outlen] = '\0';
+	return out;
+}
+
 /* ---------- datums and arguments ---------- */
 
 /* See logp95.h. */

@@ -57,6 +57,32 @@ extern char *logp95_quote(const char *s, size_t len);
 /* errdetail "The line was "...".", quoting the line; for use inside ereport. */
 extern int	logp95_errdetail_line(const char *line, size_t len);
 
+/*
+ * Lines given as bytea (logp95_agg(bytea, ...), logp95_line_time(bytea,
+ * ...), logp95_parse(bytea, ...)) may hold bytes that are not text in the
+ * database encoding: a route, method or quoted line made of such bytes
+ * keeps its valid characters and writes every other byte as \xHH (two
+ * lower-case hex digits), the form nginx's default log escaping writes.
+ * A NUL byte is never valid text.
+ */
+#define LOGP95_ESCAPE_RATIO 4	/* bytes \xHH takes per byte escaped */
+
+/* Are s[0 .. len) valid text in the database encoding (no NUL byte)? */
+extern bool logp95_bytes_valid(const char *s, size_t len);
+
+/*
+ * Write s[0 .. len) to out with every byte that is not part of a valid
+ * character written as \xHH; out holds LOGP95_ESCAPE_RATIO * len bytes.
+ * Returns the bytes written.
+ */
+extern size_t logp95_bytes_escape(const char *s, size_t len, char *out);
+
+/*
+ * s itself when s[0 .. len) is valid text, else a palloc'd, NUL-terminated
+ * escaped copy (logp95_bytes_escape); *outlen is its length.
+ */
+extern const char *logp95_bytes_text(const char *s, size_t len, size_t *outlen);
+
 /* A logp95_state datum holding a copy of the encoded bytes buf[0 .. len). */
 extern bytea *logp95_make_datum(const uint8 *buf, size_t len);
 

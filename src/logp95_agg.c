@@ -77,7 +77,7 @@ LOGP95_RUNNING_TRANS(logp95_line_trans, logp95_count_line(ex->st, fcinfo))
 LOGP95_RUNNING_TRANS(logp95_pair_trans, logp95_count_pair(ex->st, fcinfo, -1))
 
 /* logp95_format_trans(logp95_state, line text, format text): transition of logp95_agg(text, text). */
-LOGP95_RUNNING_TRANS(logp95_format_trans, logp95_count_format_line(ex->st, fcinfo, -1))
+LOGP95_RUNNING_TRANS(logp95_format_trans, logp95_count_format_line(ex->st, fcinfo, -1, false))
 
 /*
  * logp95_format_opts_trans(logp95_state, line text, format text, options
@@ -85,7 +85,7 @@ LOGP95_RUNNING_TRANS(logp95_format_trans, logp95_count_format_line(ex->st, fcinf
  * format) with per-call options (skip | error, templates, query; see
  * lp_options[]).
  */
-LOGP95_RUNNING_TRANS(logp95_format_opts_trans, logp95_count_format_line(ex->st, fcinfo, 3))
+LOGP95_RUNNING_TRANS(logp95_format_opts_trans, logp95_count_format_line(ex->st, fcinfo, 3, false))
 
 /*
  * logp95_pair_opts_trans(logp95_state, route text, latency_ms bigint,
@@ -93,3 +93,17 @@ LOGP95_RUNNING_TRANS(logp95_format_opts_trans, logp95_count_format_line(ex->st, 
  * structured row with per-call options (skip | error, templates).
  */
 LOGP95_RUNNING_TRANS(logp95_pair_opts_trans, logp95_count_pair(ex->st, fcinfo, 3))
+
+/*
+ * logp95_format_bytes_trans(logp95_state, line bytea, format text):
+ * transition of logp95_agg(bytea, text), a line given as bytes (1.2): the
+ * same count as logp95_agg(text, text) for a line that is valid text; a
+ * route that is not is counted with its other bytes written as \xHH.
+ */
+LOGP95_RUNNING_TRANS(logp95_format_bytes_trans, logp95_count_format_line(ex->st, fcinfo, -1, true))
+
+/*
+ * logp95_format_opts_bytes_trans(logp95_state, line bytea, format text,
+ * options text): transition of logp95_agg(bytea, text, text).
+ */
+LOGP95_RUNNING_TRANS(logp95_format_opts_bytes_trans, logp95_count_format_line(ex->st, fcinfo, 3, true))

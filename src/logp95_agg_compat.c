@@ -78,7 +78,7 @@ name(PG_FUNCTION_ARGS) \
 LOGP95_INTERNAL_TRANS(logp95_agg_pair_trans, logp95_count_pair(st, fcinfo, -1))
 
 /* logp95_agg_format_trans(internal, text, text): 1.0 transition of logp95_agg(text, text). */
-LOGP95_INTERNAL_TRANS(logp95_agg_format_trans, logp95_count_format_line(st, fcinfo, -1))
+LOGP95_INTERNAL_TRANS(logp95_agg_format_trans, logp95_count_format_line(st, fcinfo, -1, false))
 
 /* ---------- 1.0: combine, serialize, deserialize, final of STYPE internal ---------- */
 

@@ -50,20 +50,30 @@ logp95_line_hint(const lp_format_def *fmt, const char *line, size_t len)
 /*
  * Raise the 22P02 error of a malformed line of format `fmt`: parse it again
  * for the fields the message names (only lines that failed come here).
+ * With `bytes` (a line given as bytea), the line and the bytes the message
+ * quotes are escaped where they are not text (logp95_bytes_text).
  */
 pg_noreturn static void
 logp95_line_error(const lp_format_def *fmt, const lp_parse_ctx *ctx,
-				  const char *line, size_t len)
+				  const char *line, size_t len, bool bytes)
 {
 	lp_result	lf;
 	lp_status	st = fmt->parse(line, len, fmt, ctx, &lf);
+	const char *shown = line;
+	size_t		shown_len = len;
 
 	if (st <= LP_ST_OK || st >= LP_ST_COUNT)
 		elog(ERROR, "log line error reported for parse status %d", (int) st);
+	if (bytes)
+	{
+		if (lf.bad)
+			lf.bad = logp95_bytes_text(lf.bad, lf.bad_len, &lf.bad_len);
+		shown = logp95_bytes_text(line, len, &shown_len);
+	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("%s", logp95_problem(st, &lf)),
-			 logp95_errdetail_line(line, len),
+			 logp95_errdetail_line(shown, shown_len),
 			 logp95_line_hint(fmt, line, len)));
 }
 
@@ -87,7 +97,16 @@ logp95_malformed_line(lp_state *st, const lp_format_def *fmt, const lp_parse_ctx
 					  const char *line, size_t len)
 {
 	if (!logp95_skip_malformed(st, ctx ? ctx->flags : 0))
-		logp95_line_error(fmt, ctx, line, len);
+		logp95_line_error(fmt, ctx, line, len, false);
+}
+
+/* See logp95_count.h. */
+void
+logp95_malformed_bytes(lp_state *st, const lp_format_def *fmt, const lp_parse_ctx *ctx,
+					   const char *line, size_t len)
+{
+	if (!logp95_skip_malformed(st, ctx ? ctx->flags : 0))
+		logp95_line_error(fmt, ctx, line, len, true);
 }
 
 /* ---------- per-call format and options ---------- */
@@ -256,6 +275,25 @@ logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out)
 	if (likely(fmt->parse(line, len, fmt, &call->ctx, out) == LP_ST_OK))
 		return true;
 	if (!logp95_skip_malformed_policy(call->ctx.flags))
-		logp95_line_error(fmt, &call->ctx, line, len);
+		logp95_line_error(fmt, &call->ctx, line, len, false);
 	return false;
+}
+
+/* See logp95_count.h. */
+const char *
+logp95_route_escaped(FunctionCallInfo fcinfo, Logp95Call *call, const char *r, size_t *n)
+{
+	if (*n > (MaxAllocHugeSize - 1) / LOGP95_ESCAPE_RATIO)
+		logp95_check(LP_ETOOBIG);
+	if (LOGP95_ESCAPE_RATIO * *n > call->esc_cap)
+	{
+		size_t		need = Max(LOGP95_ESCAPE_RATIO * *n, Max(2 * call->esc_cap, 256));
+
+		if (call->esc)
+			pfree(call->esc);
+		call->esc = MemoryContextAllocHuge(call->cxt, need);
+		call->esc_cap = need;
+	}
+	*n = logp95_bytes_escape(r, *n, call->esc);
+	return call->esc;
 }

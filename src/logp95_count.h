@@ -49,6 +49,14 @@ extern char *logp95_problem(lp_status st, const lp_result *r);
 extern void logp95_malformed_line(lp_state *st, const lp_format_def *fmt,
 								  const lp_parse_ctx *ctx, const char *line, size_t len);
 
+/*
+ * logp95_malformed_line for a line given as bytea: the error quotes the
+ * line and the bytes its message names with the bytes that are not text
+ * in the database encoding written as \xHH (logp95_bytes_escape).
+ */
+extern void logp95_malformed_bytes(lp_state *st, const lp_format_def *fmt,
+								   const lp_parse_ctx *ctx, const char *line, size_t len);
+
 /* ---------- per-call format and options ---------- */
 
 /*
@@ -75,6 +83,9 @@ typedef struct Logp95Call
 	unsigned	dflags;			/* the flags it is given */
 	bool		may_build;		/* the entry's parser may build a route in
 								 * ctx.buf (lp_format_may_build) */
+	char	   *esc;			/* a bytea line's route with its bytes that
+								 * are not text escaped (logp95_route_text) */
+	size_t		esc_cap;		/* bytes at esc */
 } Logp95Call;
 
 /*
@@ -118,6 +129,34 @@ logp95_call_of(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 	if (likely(call != NULL && call->args_const))
 		return call;
 	return logp95_call_get(fcinfo, fmt_argno, opt_argno);
+}
+
+/*
+ * The route r[0 .. n) of a line given as bytea, escaped into the call's
+ * esc buffer (logp95_bytes_escape); only for a route that is not valid text.
+ */
+extern const char *logp95_route_escaped(FunctionCallInfo fcinfo, Logp95Call *call,
+										const char *r, size_t *n);
+
+/*
+ * The route of a line given as bytea as it is counted: itself when it is
+ * text in the database encoding (the same route as the text form counts),
+ * else with its other bytes written as \xHH (logp95_route_escaped).
+ */
+static inline const char *
+logp95_route_text(FunctionCallInfo fcinfo, Logp95Call *call, const char *r, size_t *n)
+{
+	size_t		i;
+
+	/* an ASCII route without NUL (nearly every one) is text in every encoding */
+	for (i = 0; i < *n; i++)
+	{
+		if (unlikely((unsigned char) r[i] - 1u >= 0x7fu))
+			break;
+	}
+	if (likely(i == *n) || logp95_bytes_valid(r, *n))
+		return r;
+	return logp95_route_escaped(fcinfo, call, r, n);
 }
 
 /* Make the call's scratch buffer hold a route built from len bytes. */
@@ -242,10 +281,13 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
  * logp95_agg(line text, format text [, options text]): parse one line
  * (argument 1) of the named format (argument 2) with the call's options
  * (argument opt_argno, -1 for none), both cached in the call site
- * (logp95_call_get), and count it.
+ * (logp95_call_get), and count it.  With `bytes` (a constant), the line is
+ * a bytea (logp95_agg(bytea, ...)): parsed the same, its route counted as
+ * logp95_route_text gives it and its errors quoted as
+ * logp95_malformed_bytes does.
  */
 static LP_ALWAYS_INLINE void
-logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
+logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, bool bytes)
 {
 	Logp95Call *call;
 	const lp_format_def *fmt;
@@ -272,7 +314,11 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 
 		if (likely(call->direct(line, len, call->dflags, &row)))
 		{
-			int			rc = lp_state_add_pipelined(st, row.route, row.route_len, row.latency);
+			int			rc;
+
+			if (bytes)
+				row.route = logp95_route_text(fcinfo, call, row.route, &row.route_len);
+			rc = lp_state_add_pipelined(st, row.route, row.route_len, row.latency);
 
 			if (unlikely(rc != LP_OK))
 				logp95_check(rc);
@@ -282,9 +328,18 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	if (call->may_build)
 		logp95_call_scratch(call, len);
 	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_ST_OK))
-		logp95_malformed_line(st, fmt, &call->ctx, line, len);
+	{
+		if (bytes)
+			logp95_malformed_bytes(st, fmt, &call->ctx, line, len);
+		else
+			logp95_malformed_line(st, fmt, &call->ctx, line, len);
+	}
 	else
+	{
+		if (bytes)
+			lf.route = logp95_route_text(fcinfo, call, lf.route, &lf.route_len);
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
+	}
 }
 
 #endif							/* LOGP95_COUNT_H */

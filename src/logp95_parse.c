@@ -12,26 +12,29 @@
 #include "logp95_count.h"
 #include "lp_formats.h"
 
-PG_FUNCTION_INFO_V1(logp95_parse);
 /*
- * logp95_parse(line text, format text): one row saying what the format
- * makes of the line: its time (the instant logp95_line_ts gives, as
- * timestamptz), method, route, status and latency, each NULL when the
- * format lacks it or the line does not give it, and the problem (the
- * message logp95_agg raises in error mode) of a malformed line, NULL for
- * a good one.  A malformed line keeps the fields found before its problem;
- * route and latency are shown only for a line that counts.  The route is
- * the one logp95_agg(line, format) counts (query string dropped unless the
- * format keeps it).
+ * The text of bytes s[0 .. len) of a line: as they are for a text line,
+ * escaped where they are not text for a line given as bytea
+ * (logp95_bytes_text).
  */
-Datum
-logp95_parse(PG_FUNCTION_ARGS)
+static text *
+logp95_field_text(const char *s, size_t len, bool bytes)
+{
+	if (bytes)
+		s = logp95_bytes_text(s, len, &len);
+	return cstring_to_text_with_len(s, (int) len);
+}
+
+/*
+ * The row of logp95_parse for line[0 .. len) of format fmt; with `bytes`
+ * (logp95_parse(bytea, text)), method, route and the bytes the problem
+ * quotes keep their valid characters and write every other byte as \xHH.
+ */
+static Datum
+logp95_parse_row(FunctionCallInfo fcinfo, const char *line, size_t len,
+				 const lp_format_def *fmt, bool bytes)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	text	   *t = PG_GETARG_TEXT_PP(0);
-	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
-	const char *line = VARDATA_ANY(t);
-	size_t		len = VARSIZE_ANY_EXHDR(t);
 	lp_parse_ctx ctx;
 	lp_result	r;
 	lp_status	st;
@@ -56,12 +59,12 @@ logp95_parse(PG_FUNCTION_ARGS)
 	}
 	if (r.has & LP_HAS_METHOD)
 	{
-		values[1] = PointerGetDatum(cstring_to_text_with_len(r.method, (int) r.method_len));
+		values[1] = PointerGetDatum(logp95_field_text(r.method, r.method_len, bytes));
 		nulls[1] = false;
 	}
 	if (st == LP_ST_OK)
 	{
-		values[2] = PointerGetDatum(cstring_to_text_with_len(r.route, (int) r.route_len));
+		values[2] = PointerGetDatum(logp95_field_text(r.route, r.route_len, bytes));
 		nulls[2] = false;
 		values[4] = Int64GetDatum(r.latency);
 		nulls[4] = false;
@@ -73,11 +76,49 @@ logp95_parse(PG_FUNCTION_ARGS)
 	}
 	if (st != LP_ST_OK)
 	{
+		if (bytes && r.bad)
+			r.bad = logp95_bytes_text(r.bad, r.bad_len, &r.bad_len);
 		values[5] = PointerGetDatum(cstring_to_text(logp95_problem(st, &r)));
 		nulls[5] = false;
 	}
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(logp95_parse);
+/*
+ * logp95_parse(line text, format text): one row saying what the format
+ * makes of the line: its time (the instant logp95_line_ts gives, as
+ * timestamptz), method, route, status and latency, each NULL when the
+ * format lacks it or the line does not give it, and the problem (the
+ * message logp95_agg raises in error mode) of a malformed line, NULL for
+ * a good one.  A malformed line keeps the fields found before its problem;
+ * route and latency are shown only for a line that counts.  The route is
+ * the one logp95_agg(line, format) counts (query string dropped unless the
+ * format keeps it).
+ */
+Datum
+logp95_parse(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+
+	return logp95_parse_row(fcinfo, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), fmt, false);
+}
+
+PG_FUNCTION_INFO_V1(logp95_parse_bytes);
+/*
+ * logp95_parse(line bytea, format text): logp95_parse of a line given as
+ * bytes (1.2): the same row as the text form for a line that is valid
+ * text; method, route and problem escaped where the bytes are not.
+ */
+Datum
+logp95_parse_bytes(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+
+	return logp95_parse_row(fcinfo, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), fmt, true);
 }
 
 PG_FUNCTION_INFO_V1(logp95_detect_format);

@@ -110,3 +110,36 @@ logp95_line_time(PG_FUNCTION_ARGS)
 	/* a UTC timestamp and a timestamptz are the same microseconds */
 	PG_RETURN_TIMESTAMPTZ((TimestampTz) ts);
 }
+
+/*
+ * Lines given as bytea (1.2): the same instants as the text forms, read
+ * from the bytes (a time is ASCII; nothing else of the line is looked at).
+ */
+
+PG_FUNCTION_INFO_V1(logp95_line_ts_bytes);
+/* logp95_line_ts(line bytea, format text): logp95_line_ts(text, text) of a line given as bytes. */
+Datum
+logp95_line_ts_bytes(PG_FUNCTION_ARGS)
+{
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	Timestamp	ts;
+
+	if (!logp95_line_instant(fmt, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), &ts))
+		PG_RETURN_NULL();
+	PG_RETURN_TIMESTAMP(ts);
+}
+
+PG_FUNCTION_INFO_V1(logp95_line_time_bytes);
+/* logp95_line_time(line bytea, format text): logp95_line_time(text, text) of a line given as bytes. */
+Datum
+logp95_line_time_bytes(PG_FUNCTION_ARGS)
+{
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	Timestamp	ts;
+
+	if (!logp95_line_instant(fmt, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), &ts))
+		PG_RETURN_NULL();
+	PG_RETURN_TIMESTAMPTZ((TimestampTz) ts);
+}

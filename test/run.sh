@@ -10,7 +10,8 @@
 # pg_regress (make installcheck), the server's TAP tests (test/t, as make
 # prove_installcheck), the sanitizers, the fuzzers, the field tests and
 # Citus (make -C test sanitize, fuzz, field, citus), the docs (links, and
-# every SQL block run in order: test/docs_sql.sh), the Debian package and
+# every SQL block run in order: test/docs_sql.sh), the main command run.sh
+# with its HTML report (test/main_command.sh), the Debian package and
 # the META.json checks.  16, 17 and 18 get pg_regress, the postgres_fdw
 # shard test and the upgrade test; 18-cassert, 18 built with
 # --enable-cassert, gets pg_regress and every server TAP test, the library
@@ -183,6 +184,11 @@ if [[ " $versions " == *" 15 "* ]]; then
 		lp_time "15: doc links" $part
 		lp_step "15: docs' SQL blocks and nginx.md" /tmp/logp95-docs-sql.log \
 			env LP_PG_BINDIR="$PGBIN" bash test/docs_sql.sh
+
+		# the main command, run.sh, on hostile logs, and its HTML report
+		# in headless Chromium (installed by the test when missing)
+		lp_step "15: run.sh (the main command)" /tmp/logp95-main-command.log \
+			env LP_PG_BINDIR="$PGBIN" bash test/main_command.sh
 
 		# shipping: the Debian package (built, listed, installed, used,
 		# removed) and the PGXN metadata
