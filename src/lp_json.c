@@ -626,6 +626,44 @@ bad:
 /* Does the decoded key k[0..n) (escaped: a backslash in it) equal want[0..wn)? */
 static int	lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn);
 
+/* Are a[0..n) and b[0..n) the same bytes (n > 0)?  A word or two at a time: keys are short. */
+static LP_ALWAYS_INLINE int
+lp_json_bytes_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t	x,
+				y;
+	uint32_t	u,
+				w;
+	size_t		i;
+
+	if (n >= 8)
+	{
+		if (n > 16)
+			return memcmp(a, b, n) == 0;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4)
+	{
+		memcpy(&u, a, 4);
+		memcpy(&w, b, 4);
+		if (u != w)
+			return 0;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&w, b + n - 4, 4);
+		return u == w;
+	}
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 /*
  * The child of node with key k[0..n), 0 when none: most keys of a line are
  * turned away by their length alone (node->lengths), the others compared
@@ -652,13 +690,10 @@ lp_json_child(const lp_json_spec *spec, int node, const char *k, size_t n, int e
 	{
 		const lp_json_node *cn = &spec->nodes[c];
 		const char *want = spec->keys + cn->key_off;
-		size_t		i;
 
 		if (cn->key_len != n || want[n - 1] != k[n - 1])
 			continue;
-		for (i = 0; i < n && want[i] == k[i]; i++)
-			;
-		if (i == n)
+		if (lp_json_bytes_eq(want, k, n))
 			return c;
 	}
 	return 0;
