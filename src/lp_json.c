@@ -2,6 +2,7 @@
 #include "lp_json.h"
 
 #include "lp_templates.h"
+#include "lp_http.h"
 #include "lp_units.h"
 
 #ifdef __SSE2__
@@ -1071,22 +1072,6 @@ lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn)
 
 /* ---------- reading a line: routes ---------- */
 
-/* RFC 9110 tchar: the bytes of an HTTP method. */
-static int
-lp_json_tchar(unsigned char c)
-{
-	return (unsigned) (c - 'a') <= 25 || (unsigned) (c - 'A') <= 25 || (unsigned) (c - '0') <= 9 ||
-		(c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
-}
-
-/* Is c a byte of a URI scheme after its first letter (ALPHA DIGIT + - .)? */
-static int
-lp_json_scheme(unsigned char c)
-{
-	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
-		c == '+' || c == '-' || c == '.';
-}
-
 /*
  * The request line rq[0..n), METHOD SP TARGET [...] by the combined
  * family's rule (lp_combined_impl.h): METHOD one or more tchars, one space,
@@ -1106,7 +1091,7 @@ lp_json_request_line(const char *rq, size_t n, size_t *method_len, size_t *targe
 
 	if (n == 1 && rq[0] == '-')
 		return LP_ST_BAD_REQUEST;
-	while (m < n && lp_json_tchar((unsigned char) rq[m]))
+	while (m < n && lp_tchar[(unsigned char) rq[m]])
 		m++;
 	if (m == 0 || m == n || rq[m] != ' ' || (m == 1 && rq[0] == '-'))
 		return LP_ST_NOT_HTTP;
@@ -1144,7 +1129,7 @@ lp_json_target_route(const char *t, size_t n, int keep_query, const char **r, si
 	{
 		const char *s = t + 1;
 
-		while (s < end && lp_json_scheme((unsigned char) *s))
+		while (s < end && lp_is_scheme((unsigned char) *s))
 			s++;
 		if (end - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
 		{
@@ -1566,7 +1551,7 @@ lp_json_get_method(const lp_json_spec *spec, const lp_jval *v, lp_jbuf *b,
 	if (v->type == LP_JV_NONE || v->type == LP_JV_NULL)
 		return;
 	if (v->type == LP_JV_STRING && lp_json_text(v, b, 0, &s, &n, NULL) == 0)
-		while (i < n && lp_json_tchar((unsigned char) s[i]))
+		while (i < n && lp_tchar[(unsigned char) s[i]])
 			i++;
 	if (n == 0 || i < n)
 	{

@@ -1,5 +1,6 @@
 /* src/lp_presets.c -- the preset formats' parsers: haproxy, alb, cloudfront, envoy, traefik, iis (plain C) */
 #include "lp_presets.h"
+#include "lp_http.h"
 
 /*
  * SSE2 (every x86-64) or SWAR (plain 64-bit arithmetic, little-endian);
@@ -28,22 +29,6 @@ extern size_t lp_route_template(const char *r, size_t n, int slash, int template
  * HTTP request line with the combined family's rules, route building,
  * unescaping); they move there then, and the presets call those.
  */
-
-/* RFC 9110 tchar: the bytes of an HTTP method. */
-static const unsigned char lp_tchar[256] = {
-	['!'] = 1,['#'] = 1,['$'] = 1,['%'] = 1,['&'] = 1,['\''] = 1,['*'] = 1,
-	['+'] = 1,['-'] = 1,['.'] = 1,['^'] = 1,['_'] = 1,['`'] = 1,['|'] = 1,['~'] = 1,
-	['0'] = 1,['1'] = 1,['2'] = 1,['3'] = 1,['4'] = 1,['5'] = 1,['6'] = 1,['7'] = 1,
-	['8'] = 1,['9'] = 1,
-	['A'] = 1,['B'] = 1,['C'] = 1,['D'] = 1,['E'] = 1,['F'] = 1,['G'] = 1,['H'] = 1,
-	['I'] = 1,['J'] = 1,['K'] = 1,['L'] = 1,['M'] = 1,['N'] = 1,['O'] = 1,['P'] = 1,
-	['Q'] = 1,['R'] = 1,['S'] = 1,['T'] = 1,['U'] = 1,['V'] = 1,['W'] = 1,['X'] = 1,
-	['Y'] = 1,['Z'] = 1,
-	['a'] = 1,['b'] = 1,['c'] = 1,['d'] = 1,['e'] = 1,['f'] = 1,['g'] = 1,['h'] = 1,
-	['i'] = 1,['j'] = 1,['k'] = 1,['l'] = 1,['m'] = 1,['n'] = 1,['o'] = 1,['p'] = 1,
-	['q'] = 1,['r'] = 1,['s'] = 1,['t'] = 1,['u'] = 1,['v'] = 1,['w'] = 1,['x'] = 1,
-	['y'] = 1,['z'] = 1
-};
 
 /* Is c an ASCII digit? */
 static inline int
@@ -680,14 +665,6 @@ lp_seconds_sum_ms(const lp_span *v, int n, int64_t *ms, int *which, const char *
 	return LP_ST_OK;
 }
 
-/* Is c a byte of a URI scheme after its first letter (ALPHA DIGIT + - .)? */
-static inline int
-lp_scheme_byte(unsigned char c)
-{
-	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
-		c == '+' || c == '-' || c == '.';
-}
-
 /* A request target's end and the first '?' and escape mark before it. */
 typedef struct lp_target
 {
@@ -866,7 +843,7 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, l
 		else if (te - t >= 7 && memcmp(t, "http://", 7) == 0)
 			s = t + 4;
 		else
-			while (s < te && lp_scheme_byte((unsigned char) *s))
+			while (s < te && lp_is_scheme((unsigned char) *s))
 				s++;
 		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
 		{

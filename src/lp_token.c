@@ -201,30 +201,6 @@ lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high)
 
 /* ---------- the HTTP request line ---------- */
 
-/* RFC 9110 tchar: the bytes of an HTTP method (as the combined parser's lp_tchar). */
-static const unsigned char lp_tok_tchar[256] = {
-	['!'] = 1,['#'] = 1,['$'] = 1,['%'] = 1,['&'] = 1,['\''] = 1,['*'] = 1,
-	['+'] = 1,['-'] = 1,['.'] = 1,['^'] = 1,['_'] = 1,['`'] = 1,['|'] = 1,['~'] = 1,
-	['0'] = 1,['1'] = 1,['2'] = 1,['3'] = 1,['4'] = 1,['5'] = 1,['6'] = 1,['7'] = 1,
-	['8'] = 1,['9'] = 1,
-	['A'] = 1,['B'] = 1,['C'] = 1,['D'] = 1,['E'] = 1,['F'] = 1,['G'] = 1,['H'] = 1,
-	['I'] = 1,['J'] = 1,['K'] = 1,['L'] = 1,['M'] = 1,['N'] = 1,['O'] = 1,['P'] = 1,
-	['Q'] = 1,['R'] = 1,['S'] = 1,['T'] = 1,['U'] = 1,['V'] = 1,['W'] = 1,['X'] = 1,
-	['Y'] = 1,['Z'] = 1,
-	['a'] = 1,['b'] = 1,['c'] = 1,['d'] = 1,['e'] = 1,['f'] = 1,['g'] = 1,['h'] = 1,
-	['i'] = 1,['j'] = 1,['k'] = 1,['l'] = 1,['m'] = 1,['n'] = 1,['o'] = 1,['p'] = 1,
-	['q'] = 1,['r'] = 1,['s'] = 1,['t'] = 1,['u'] = 1,['v'] = 1,['w'] = 1,['x'] = 1,
-	['y'] = 1,['z'] = 1
-};
-
-/* Is c a byte of a URI scheme after its first letter (ALPHA DIGIT + - .)? */
-static inline int
-lp_tok_scheme(unsigned char c)
-{
-	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
-		c == '+' || c == '-' || c == '.';
-}
-
 /*
  * The route of the target t[0..te) (not empty): the path of an absolute
  * form, the query cut unless kept; LP_ST_BAD_REQUEST for an empty path.
@@ -241,7 +217,7 @@ lp_target(const char *t, const char *te, unsigned flags, lp_request *out)
 	{
 		const char *s = t + 1;
 
-		while (s < te && lp_tok_scheme((unsigned char) *s))
+		while (s < te && lp_is_scheme((unsigned char) *s))
 			s++;
 		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
 		{
@@ -299,7 +275,7 @@ lp_request_parse(const char *rq, size_t len, unsigned flags, lp_request *out)
 	}
 	if (m == rq)
 #endif
-		while (m < end && lp_tok_tchar[(unsigned char) *m])
+		while (m < end && lp_tchar[(unsigned char) *m])
 			m++;
 	if (m == end && len == 1 && *rq == '-')
 		return LP_ST_BAD_REQUEST;	/* nginx's "-": no request line */

@@ -3,6 +3,7 @@
 #define LP_TOKEN_H
 
 #include "lp_format.h"
+#include "lp_http.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
