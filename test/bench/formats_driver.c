@@ -4,6 +4,8 @@
  *   test/bench/formats_driver [lines] [repeats] [name...]      ns a line
  *   valgrind --tool=callgrind test/bench/formats_driver --instr [lines] [name...]
  *   test/bench/formats.sh [lines]       both, side by side (the way to run it)
+ *   test/bench/formats_driver --list    every format: name, tab, its SQL format argument
+ *   test/bench/formats_driver --write lines name    that format's lines (bench.sh formats)
  *
  * Generates N combined lines with lp_gen (300 routes, seed 42: the lines
  * of parse_driver, bench.sh and the other drivers) and writes each
@@ -564,10 +566,22 @@ wanted(const char *name, char **names, int nnames)
 	return 0;
 }
 
+/* The format argument of SQL calls (logp95_agg(line, format)) for bf. */
+static const char *
+sql_format(const bench_fmt *bf)
+{
+	if (bf->kind == K_DEF)
+		return bf->def;
+	if (bf->kind == K_JSON)
+		return strcmp(bf->how, "traefik") == 0 ? "traefik_json" : "caddy";
+	return bf->name;
+}
+
 int
 main(int argc, char **argv)
 {
 	int			instr = argc > 1 && strcmp(argv[1], "--instr") == 0;
+	int			write = argc > 1 && strcmp(argv[1], "--write") == 0;
 	int			a = instr ? 2 : 1;
 	long		n = argc > a ? atol(argv[a]) : 100000;
 	int			reps = instr ? 1 : (argc > a + 1 ? atoi(argv[a + 1]) : 5);
@@ -587,9 +601,30 @@ main(int argc, char **argv)
 	int			k;
 	uint64_t	csum;
 
+	if (argc > 1 && strcmp(argv[1], "--list") == 0)
+	{
+		/* name, tab, the SQL format argument: bench.sh formats */
+		printf("combined\tcombined\n");
+		for (k = 0; formats[k].name; k++)
+			printf("%s\t%s\n", formats[k].name, sql_format(&formats[k]));
+		return 0;
+	}
+	if (write)
+	{
+		/* --write lines name: the lines of one format, one a line, on stdout */
+		n = argc > 2 ? atol(argv[2]) : 0;
+		names = argv + 3;
+		nnames = argc - 3;
+		if (n <= 0 || nnames != 1)
+		{
+			fprintf(stderr, "usage: formats_driver --write lines name\n");
+			return 2;
+		}
+	}
 	if (n <= 0 || reps <= 0 || !f)
 	{
-		fprintf(stderr, "usage: formats_driver [lines] [repeats] [name...] | --instr [lines] [name...]\n");
+		fprintf(stderr, "usage: formats_driver [lines] [repeats] [name...] | --instr [lines] [name...] | "
+				"--list | --write lines name\n");
 		return 2;
 	}
 	if (nnames < 0)
@@ -614,8 +649,17 @@ main(int argc, char **argv)
 		split(ctext + coff[i], coff[i + 1] - coff[i], &pp[i]);
 	}
 
+	if (write && strcmp(names[0], "combined") == 0)
+	{
+		for (i = 0; i < n; i++)
+			printf("%.*s\n", (int) (coff[i + 1] - coff[i]), ctext + coff[i]);
+		return 0;
+	}
+
 	/* combined: the table entry's parser, and the direct parser */
-	if (instr)
+	if (write)
+		;
+	else if (instr)
 	{
 		CALLGRIND_ZERO_STATS;
 		csum = loop_combined(f, ctext, coff, n);
@@ -730,7 +774,12 @@ main(int argc, char **argv)
 			fprintf(stderr, "formats_driver: %s: %ld of %ld lines parse\n", bf->name, ok, n);
 			return 1;
 		}
-		if (instr)
+		if (write)
+		{
+			for (i = 0; i < n; i++)
+				printf("%.*s\n", (int) (off[i + 1] - off[i]), text + off[i]);
+		}
+		else if (instr)
 		{
 			CALLGRIND_ZERO_STATS;
 			loop_format(&bp, text, off, n, buf);
