@@ -1,6 +1,7 @@
 /* src/lp_presets.c -- the preset formats' parsers: haproxy, alb, cloudfront, envoy, traefik, iis (plain C) */
 #include "lp_presets.h"
 #include "lp_http.h"
+#include "lp_simd.h"
 
 /*
  * SSE2 (every x86-64) or SWAR (plain 64-bit arithmetic, little-endian);
@@ -248,6 +249,11 @@ lp_sep_bits(const char *p, size_t n, int tabs, const char *floor)
 	size_t		i;
 
 	LP_ASSERT(n <= 64);
+#if defined(LP_SSE2)
+	/* a whole window: one block of lp_simd.h, no end to mind */
+	if (n == 64)
+		return lp_blk64_eq2(lp_blk64_load(p), '\t', tabs ? '\t' : ' ');
+#endif
 	for (i = 0; i < n; i += 16)
 		bits |= (uint64_t) lp_chunk_bits(p + i, p + n, floor, '\t', tabs ? '\t' : ' ') << i;
 	if (n < 64)
