@@ -277,7 +277,7 @@ typedef struct lp_scan
  * line drops its trailing '\r' first when s->cr (a parser then reads the
  * line's last bytes only when a scan gets there).
  */
-static inline void
+static LP_ALWAYS_INLINE void
 lp_scan_load(lp_scan *s, const char *p)
 {
 	size_t		n = (size_t) (s->end - p);
