@@ -1549,6 +1549,7 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
 	const char *p = line;
 	lp_span		f[LP_CF_FIELDS];
+	const char *fend[LP_CF_FIELDS];	/* where each field ends: its tab, or the line's end */
 	lp_scan		sc;
 	lp_status	lat;
 	int			k;
@@ -1562,7 +1563,6 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 	{
 		uint64_t	tabs = sc.bits;
 
-		f[0].p = p;
 		for (k = 0; k < LP_CF_FIELDS; k++)
 		{
 			const char *t;
@@ -1576,16 +1576,29 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 			tabs &= tabs - 1;
 			if (t >= sc.end)
 			{
-				f[k].n = (size_t) (sc.end - f[k].p);
 				if (k + 1 < LP_CF_FIELDS)
 					return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, LP_CF_FIELDS, k + 1);
+				fend[k] = sc.end;
 				break;
 			}
-			f[k].n = (size_t) (t - f[k].p);
-			if (k + 1 < LP_CF_FIELDS)
-				f[k + 1].p = t + 1;
+			fend[k] = t;
 		}
 	}
+	/* the fields read, from where their tabs are */
+#define LP_CF_FIELD(k) \
+	do { \
+		f[k].p = (k) == 0 ? line : fend[(k) - 1] + 1; \
+		f[k].n = (size_t) (fend[k] - f[k].p); \
+	} while (0)
+	LP_CF_FIELD(0);
+	LP_CF_FIELD(1);
+	LP_CF_FIELD(5);
+	LP_CF_FIELD(7);
+	LP_CF_FIELD(8);
+	LP_CF_FIELD(11);
+	LP_CF_FIELD(15);
+	LP_CF_FIELD(18);
+#undef LP_CF_FIELD
 	out->time = f[0].p;
 	out->time_len = f[0].n;
 	out->time2 = f[1].p;
