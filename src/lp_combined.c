@@ -4,7 +4,7 @@
 #include "lp_parse.h"
 #include "lp_simd.h"
 #include "lp_templates.h"
-#include "lp_http.h"
+#include "lp_token.h"
 #include "lp_units.h"
 
 /*
