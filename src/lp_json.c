@@ -2,7 +2,7 @@
 #include "lp_json.h"
 
 #include "lp_templates.h"
-#include "lp_http.h"
+#include "lp_token.h"
 #include "lp_units.h"
 
 #ifdef __SSE2__
@@ -900,153 +900,15 @@ lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jva
 /* ---------- reading a line: decoding strings ---------- */
 
 /*
- * Decode the \uXXXX at p (p at the 'u'; the scan checked its hex digits)
- * and the low surrogate after it if it is a high one: *cp, and the bytes
- * used from p on; 0 for a lone surrogate.
- */
-static size_t
-lp_json_u_escape(const char *p, const char *end, uint32_t *cp)
-{
-	uint32_t	u = 0;
-	uint32_t	lo = 0;
-	int			k;
-
-	for (k = 1; k <= 4; k++)
-		u = u << 4 | (uint32_t) lp_json_hex((unsigned char) p[k]);
-	if (u < 0xD800 || u > 0xDFFF)
-	{
-		*cp = u;
-		return 5;
-	}
-	if (u > 0xDBFF || end - p < 11 || p[5] != '\\' || p[6] != 'u')
-		return 0;				/* a low surrogate first, or a high one alone */
-	for (k = 7; k <= 10; k++)
-	{
-		int			h = lp_json_hex((unsigned char) p[k]);
-
-		if (h < 0)
-			return 0;
-		lo = lo << 4 | (uint32_t) h;
-	}
-	if (lo < 0xDC00 || lo > 0xDFFF)
-		return 0;
-	*cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-	return 11;
-}
-
-/* Write code point cp (at most U+10FFFF) as UTF-8 at o; the bytes written. */
-static size_t
-lp_json_utf8(uint32_t cp, char *o)
-{
-	if (cp < 0x80)
-	{
-		o[0] = (char) cp;
-		return 1;
-	}
-	if (cp < 0x800)
-	{
-		o[0] = (char) (0xC0 | cp >> 6);
-		o[1] = (char) (0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000)
-	{
-		o[0] = (char) (0xE0 | cp >> 12);
-		o[1] = (char) (0x80 | (cp >> 6 & 0x3F));
-		o[2] = (char) (0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char) (0xF0 | cp >> 18);
-	o[1] = (char) (0x80 | (cp >> 12 & 0x3F));
-	o[2] = (char) (0x80 | (cp >> 6 & 0x3F));
-	o[3] = (char) (0x80 | (cp & 0x3F));
-	return 4;
-}
-
-/*
- * Decode the next character of a checked string at *pp (moved past it)
- * into o, at most 6 bytes; their number.  As lp_token.c undoes JSON
- * escapes (LP_ESC_JSON): a lone surrogate and \u0000, which no text may
- * hold, are copied as logged.  *high is set when the escape gave a byte
- * of 0x80 or more.
- */
-static int
-lp_json_decode_one(const char **pp, const char *end, char *o, int *high)
-{
-	const char *p = *pp;
-	uint32_t	cp;
-	size_t		used;
-
-	if (*p != '\\')
-	{
-		*o = *p;
-		*pp = p + 1;
-		return 1;
-	}
-	p++;
-	switch (*p)
-	{
-		case 'b':
-			*o = '\b';
-			break;
-		case 'f':
-			*o = '\f';
-			break;
-		case 'n':
-			*o = '\n';
-			break;
-		case 'r':
-			*o = '\r';
-			break;
-		case 't':
-			*o = '\t';
-			break;
-		case 'u':
-			used = lp_json_u_escape(p, end, &cp);
-			if (used == 0 || cp == 0)
-			{
-				memcpy(o, p - 1, 6);	/* kept as logged */
-				*pp = p + 5;
-				return 6;
-			}
-			*pp = p + used;
-			if (cp >= 0x80)
-				*high = 1;
-			return (int) lp_json_utf8(cp, o);
-		default:
-			*o = *p;			/* " \ / */
-			break;
-	}
-	*pp = p + 1;
-	return 1;
-}
-
-/*
- * Decode the checked string s[0..n) into o, which may be s itself: at most
- * n bytes, since no escape is shorter than what it gives.  Its length;
- * *high set as by lp_json_decode_one.
+ * Decode the checked string s[0..n) into o: JSON's escapes undone as
+ * lp_token.c's lp_unescape undoes them (LP_ESC_JSON: a lone surrogate and
+ * \u0000, which no text may hold, are copied as logged), at most n bytes;
+ * its length.  *high is set when an escape gave a byte of 0x80 or more.
  */
 static size_t
 lp_json_decode(const char *s, size_t n, char *o, int *high)
 {
-	const char *p = s;
-	const char *end = s + n;
-	char	   *o0 = o;
-
-	while (p < end)
-	{
-		const char *bs = memchr(p, '\\', (size_t) (end - p));
-		size_t		plain = (size_t) ((bs ? bs : end) - p);
-
-		memmove(o, p, plain);
-		o += plain;
-		p += plain;
-		if (!bs)
-			break;
-		o += lp_json_decode_one(&p, end, o, high);
-	}
-	LP_ASSERT((size_t) (o - o0) <= n);
-	return (size_t) (o - o0);
+	return lp_unescape(s, n, LP_ESC_JSON, o, high);
 }
 
 /* See its declaration above. */
@@ -1056,16 +918,27 @@ lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn)
 	const char *p = k;
 	const char *end = k + n;
 	size_t		i = 0;
+	int			high = 0;
 
 	while (p < end)
 	{
-		char		c[6];
-		int			high = 0;
-		int			m = lp_json_decode_one(&p, end, c, &high);
+		char		c[4];
+		size_t		m = 0;
+		size_t		used = 1;
 
-		if (i + (size_t) m > wn || memcmp(want + i, c, (size_t) m) != 0)
+		/* one byte or one escape, decoded as lp_json_decode decodes it */
+		if (*p == '\\')
+			m = lp_unescape_one(p, end, LP_ESC_JSON, c, &used, &high);
+		if (m == 0)
+		{
+			c[0] = *p;
+			m = 1;
+			used = 1;
+		}
+		if (i + m > wn || memcmp(want + i, c, m) != 0)
 			return 0;
-		i += (size_t) m;
+		i += m;
+		p += used;
 	}
 	return i == wn;
 }

@@ -65,15 +65,9 @@ lp_utf8_put(long cp, char *o)
 	return 4;
 }
 
-/*
- * The escape at s (s[0] == '\\', e = end of input) under `esc`: its decoded
- * bytes written at o, *used set to the bytes it takes in the input.
- * Returns the bytes written, 0 when s does not start an escape of `esc`
- * (or one that gives a NUL byte).  No escape is shorter than what it
- * writes, so o may lag s in place.
- */
-static size_t
-lp_escape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used, int *high)
+/* See lp_token.h (no escape is shorter than what it writes, so o may lag s in place). */
+size_t
+lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used, int *high)
 {
 	unsigned char c;
 
@@ -184,7 +178,7 @@ lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high)
 		s = bs;
 		if (s == e)
 			break;
-		w = lp_escape_one(s, e, esc, o, &used, high);
+		w = lp_unescape_one(s, e, esc, o, &used, high);
 		if (w == 0)
 		{
 			*o++ = '\\';		/* not an escape: copied as logged */

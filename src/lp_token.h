@@ -129,6 +129,17 @@ typedef enum lp_escape
  */
 extern size_t lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high);
 
+/*
+ * The one escape of `esc` at s (s[0] == '\\', e the end of the input),
+ * for a reader that decodes as it goes (lp_json.c compares keys so):
+ * its decoded bytes (at most 4) written at o and *used set to the bytes
+ * it takes; returns the bytes written, 0 when s does not start an escape
+ * of `esc` or starts one that gives a NUL byte (lp_unescape then copies
+ * the backslash as logged).  *high as for lp_unescape.
+ */
+extern size_t lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used,
+							  int *high);
+
 /* ---------- the HTTP request line ---------- */
 
 /* What lp_request_parse and lp_target_route found; slices of their input. */
