@@ -946,95 +946,6 @@ lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn)
 /* ---------- reading a line: routes ---------- */
 
 /*
- * The request line rq[0..n), METHOD SP TARGET [...] by the combined
- * family's rule (lp_combined_impl.h): METHOD one or more tchars, one space,
- * TARGET a run of non-blank bytes.  "-" alone (no request line) is
- * LP_ST_BAD_REQUEST; anything else that is not one, the HTTP/2 preface
- * "PRI * HTTP/2.0" and a "-" standing for the method (varnishncsa's
- * "- http://localhost HTTP/1.0") are LP_ST_NOT_HTTP.
- * TODO: lp_token.c's request-line tokenizer, once it lands.
- */
-static lp_status
-lp_json_request_line(const char *rq, size_t n, size_t *method_len, size_t *target_off,
-					 size_t *target_len)
-{
-	size_t		m = 0;
-	size_t		t,
-				te;
-
-	if (n == 1 && rq[0] == '-')
-		return LP_ST_BAD_REQUEST;
-	while (m < n && lp_tchar[(unsigned char) rq[m]])
-		m++;
-	if (m == 0 || m == n || rq[m] != ' ' || (m == 1 && rq[0] == '-'))
-		return LP_ST_NOT_HTTP;
-	t = m + 1;
-	te = t;
-	while (te < n && !LP_IS_BLANK(rq[te]))
-		te++;
-	if (te == t)
-		return LP_ST_NOT_HTTP;
-	if (m == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && rq[t] == '*' &&
-		n - te == 9 && memcmp(rq + te, " HTTP/2.0", 9) == 0)
-		return LP_ST_NOT_HTTP;
-	*method_len = m;
-	*target_off = t;
-	*target_len = te - t;
-	return LP_ST_OK;
-}
-
-/*
- * The route of a request target t[0..n) by the combined family's rule: an
- * absolute-form target (scheme://authority[/path][?query]) counts under its
- * path, "/" when it has none (*slash set when the query string is kept
- * after no path: the route is "/" then the slice); the query string is cut
- * unless keep_query.  Sets *r, *rn; LP_ST_BAD_REQUEST when no path is left.
- * TODO: lp_token.c's route builder, once it lands.
- */
-static lp_status
-lp_json_target_route(const char *t, size_t n, int keep_query, const char **r, size_t *rn,
-					 int *slash)
-{
-	const char *end = t + n;
-
-	*slash = 0;
-	if (n > 0 && (unsigned) ((*t | 0x20) - 'a') <= 25)
-	{
-		const char *s = t + 1;
-
-		while (s < end && lp_is_scheme((unsigned char) *s))
-			s++;
-		if (end - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
-		{
-			s += 3;
-			while (s < end && *s != '/' && *s != '?')
-				s++;
-			if (s == end || (*s == '?' && !keep_query))
-			{
-				*r = "/";
-				*rn = 1;
-				return LP_ST_OK;
-			}
-			*slash = *s == '?';
-			n = (size_t) (end - s);
-			t = s;
-		}
-	}
-	if (!keep_query)
-	{
-		const char *qm = n > 0 ? memchr(t, '?', n) : NULL;
-
-		if (qm)
-			n = (size_t) (qm - t);
-	}
-	if (n == 0)
-		return LP_ST_BAD_REQUEST;
-	*r = t;
-	*rn = n;
-	return LP_ST_OK;
-}
-
-/*
  * Route templates in place: each '/'-separated segment of the path of
  * r[0..n) (up to the first '?') folded exactly as lp_route_template folds
  * it, which is asked one segment at a time (a segment becomes a
@@ -1483,8 +1394,6 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 	int			keep = (flags & LP_PARSE_KEEP_QUERY) != 0;
 	const char *text;			/* the route's text (or request line's) */
 	size_t		tn;
-	size_t		ts = 0;			/* a route target's offset in text */
-	size_t		tl;
 	size_t		ml = 0;			/* a request line's method length */
 	const char *r;
 	size_t		rn;
@@ -1541,27 +1450,22 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 		lp_json_fail_path(spec, LP_JF_ROUTE, LP_ST_BAD_FIELD, e);
 		return;
 	}
-	tl = tn;
-	if (spec->request)
 	{
-		st = lp_json_request_line(text, tn, &ml, &ts, &tl);
+		/* lp_token.c's readers: a request line, or a target alone ("-" is none) */
+		lp_request rq;
+		unsigned	rflags = keep ? LP_PARSE_KEEP_QUERY : 0;
+
+		st = spec->request ? lp_request_parse(text, tn, rflags, &rq) :
+			lp_target_route(text, tn, rflags, &rq);
 		if (st != LP_ST_OK)
 		{
 			lp_json_fail(st, text, tn, e);
 			return;
 		}
-	}
-	else if (tn == 1 && text[0] == '-')
-	{
-		/* a route "-", as lp_token.c's lp_target_route: none */
-		lp_json_fail(LP_ST_BAD_REQUEST, text, tn, e);
-		return;
-	}
-	st = lp_json_target_route(text + ts, tl, keep, &r, &rn, &slash);
-	if (st != LP_ST_OK)
-	{
-		lp_json_fail(st, text, tn, e);
-		return;
+		ml = rq.method_len;
+		r = rq.route;
+		rn = rq.route_len;
+		slash = rq.route_slash;
 	}
 	if ((slash || templates) && !b->buf)
 	{
