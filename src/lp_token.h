@@ -35,6 +35,14 @@ lp_find_byte(const char *lo, const char *s, const char *end, char c)
 	const __m128i v = _mm_set1_epi8(c);
 	unsigned	m;
 
+	/* the first 16 bytes alone: most fields end in them */
+	if (end - s >= 16)
+	{
+		m = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) s), v));
+		if (m)
+			return s + __builtin_ctz(m);
+		s += 16;
+	}
 	while (end - s >= 32)
 	{
 		m = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) s), v)) |
