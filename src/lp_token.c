@@ -428,8 +428,11 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 
 	if (len == 0 || (len == 1 && *s == '-'))
 		return LP_ST_NO_LATENCY;
+	/* seconds: lp_parse_seconds_ms's body, inline (the combined parser's reader) */
+	if (unit == LP_UNIT_S)
+		return lp_seconds_ms(s, len, ms);
 	/* integers of the usual length: what lp_parse_micros_ms and lp_parse_uint63 give */
-	if (unit != LP_UNIT_S && lp_small_uint(s, len, &v))
+	if (lp_small_uint(s, len, &v))
 	{
 		if (unit == LP_UNIT_US)
 			v = v / 1000 + (v % 1000 >= 500 ? 1 : 0);
@@ -442,8 +445,9 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 	}
 	switch (unit)
 	{
-		case LP_UNIT_S:
-			return lp_parse_seconds_ms(s, len, ms);
+		case LP_UNIT_S:			/* taken above */
+		case LP_UNIT_NONE:
+			break;
 		case LP_UNIT_US:
 			return lp_parse_micros_ms(s, len, ms);
 		case LP_UNIT_MS:
@@ -458,8 +462,6 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 				v = v / 1000000 + (v % 1000000 >= 500000 ? 1 : 0);
 			*ms = v;
 			return LP_ST_OK;
-		case LP_UNIT_NONE:
-			break;
 	}
 	return LP_ST_BAD_LATENCY;
 }
