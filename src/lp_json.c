@@ -2,6 +2,7 @@
 #include "lp_json.h"
 
 #include "lp_templates.h"
+#include "lp_token.h"
 #include "lp_units.h"
 
 #ifdef __SSE2__
@@ -626,6 +627,44 @@ bad:
 /* Does the decoded key k[0..n) (escaped: a backslash in it) equal want[0..wn)? */
 static int	lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn);
 
+/* Are a[0..n) and b[0..n) the same bytes (n > 0)?  A word or two at a time: keys are short. */
+static LP_ALWAYS_INLINE int
+lp_json_bytes_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t	x,
+				y;
+	uint32_t	u,
+				w;
+	size_t		i;
+
+	if (n >= 8)
+	{
+		if (n > 16)
+			return memcmp(a, b, n) == 0;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4)
+	{
+		memcpy(&u, a, 4);
+		memcpy(&w, b, 4);
+		if (u != w)
+			return 0;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&w, b + n - 4, 4);
+		return u == w;
+	}
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 /*
  * The child of node with key k[0..n), 0 when none: most keys of a line are
  * turned away by their length alone (node->lengths), the others compared
@@ -652,13 +691,10 @@ lp_json_child(const lp_json_spec *spec, int node, const char *k, size_t n, int e
 	{
 		const lp_json_node *cn = &spec->nodes[c];
 		const char *want = spec->keys + cn->key_off;
-		size_t		i;
 
 		if (cn->key_len != n || want[n - 1] != k[n - 1])
 			continue;
-		for (i = 0; i < n && want[i] == k[i]; i++)
-			;
-		if (i == n)
+		if (lp_json_bytes_eq(want, k, n))
 			return c;
 	}
 	return 0;
@@ -864,153 +900,15 @@ lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jva
 /* ---------- reading a line: decoding strings ---------- */
 
 /*
- * Decode the \uXXXX at p (p at the 'u'; the scan checked its hex digits)
- * and the low surrogate after it if it is a high one: *cp, and the bytes
- * used from p on; 0 for a lone surrogate.
- */
-static size_t
-lp_json_u_escape(const char *p, const char *end, uint32_t *cp)
-{
-	uint32_t	u = 0;
-	uint32_t	lo = 0;
-	int			k;
-
-	for (k = 1; k <= 4; k++)
-		u = u << 4 | (uint32_t) lp_json_hex((unsigned char) p[k]);
-	if (u < 0xD800 || u > 0xDFFF)
-	{
-		*cp = u;
-		return 5;
-	}
-	if (u > 0xDBFF || end - p < 11 || p[5] != '\\' || p[6] != 'u')
-		return 0;				/* a low surrogate first, or a high one alone */
-	for (k = 7; k <= 10; k++)
-	{
-		int			h = lp_json_hex((unsigned char) p[k]);
-
-		if (h < 0)
-			return 0;
-		lo = lo << 4 | (uint32_t) h;
-	}
-	if (lo < 0xDC00 || lo > 0xDFFF)
-		return 0;
-	*cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-	return 11;
-}
-
-/* Write code point cp (at most U+10FFFF) as UTF-8 at o; the bytes written. */
-static size_t
-lp_json_utf8(uint32_t cp, char *o)
-{
-	if (cp < 0x80)
-	{
-		o[0] = (char) cp;
-		return 1;
-	}
-	if (cp < 0x800)
-	{
-		o[0] = (char) (0xC0 | cp >> 6);
-		o[1] = (char) (0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000)
-	{
-		o[0] = (char) (0xE0 | cp >> 12);
-		o[1] = (char) (0x80 | (cp >> 6 & 0x3F));
-		o[2] = (char) (0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char) (0xF0 | cp >> 18);
-	o[1] = (char) (0x80 | (cp >> 12 & 0x3F));
-	o[2] = (char) (0x80 | (cp >> 6 & 0x3F));
-	o[3] = (char) (0x80 | (cp & 0x3F));
-	return 4;
-}
-
-/*
- * Decode the next character of a checked string at *pp (moved past it)
- * into o, at most 6 bytes; their number.  As lp_token.c undoes JSON
- * escapes (LP_ESC_JSON): a lone surrogate and \u0000, which no text may
- * hold, are copied as logged.  *high is set when the escape gave a byte
- * of 0x80 or more.
- */
-static int
-lp_json_decode_one(const char **pp, const char *end, char *o, int *high)
-{
-	const char *p = *pp;
-	uint32_t	cp;
-	size_t		used;
-
-	if (*p != '\\')
-	{
-		*o = *p;
-		*pp = p + 1;
-		return 1;
-	}
-	p++;
-	switch (*p)
-	{
-		case 'b':
-			*o = '\b';
-			break;
-		case 'f':
-			*o = '\f';
-			break;
-		case 'n':
-			*o = '\n';
-			break;
-		case 'r':
-			*o = '\r';
-			break;
-		case 't':
-			*o = '\t';
-			break;
-		case 'u':
-			used = lp_json_u_escape(p, end, &cp);
-			if (used == 0 || cp == 0)
-			{
-				memcpy(o, p - 1, 6);	/* kept as logged */
-				*pp = p + 5;
-				return 6;
-			}
-			*pp = p + used;
-			if (cp >= 0x80)
-				*high = 1;
-			return (int) lp_json_utf8(cp, o);
-		default:
-			*o = *p;			/* " \ / */
-			break;
-	}
-	*pp = p + 1;
-	return 1;
-}
-
-/*
- * Decode the checked string s[0..n) into o, which may be s itself: at most
- * n bytes, since no escape is shorter than what it gives.  Its length;
- * *high set as by lp_json_decode_one.
+ * Decode the checked string s[0..n) into o: JSON's escapes undone as
+ * lp_token.c's lp_unescape undoes them (LP_ESC_JSON: a lone surrogate and
+ * \u0000, which no text may hold, are copied as logged), at most n bytes;
+ * its length.  *high is set when an escape gave a byte of 0x80 or more.
  */
 static size_t
 lp_json_decode(const char *s, size_t n, char *o, int *high)
 {
-	const char *p = s;
-	const char *end = s + n;
-	char	   *o0 = o;
-
-	while (p < end)
-	{
-		const char *bs = memchr(p, '\\', (size_t) (end - p));
-		size_t		plain = (size_t) ((bs ? bs : end) - p);
-
-		memmove(o, p, plain);
-		o += plain;
-		p += plain;
-		if (!bs)
-			break;
-		o += lp_json_decode_one(&p, end, o, high);
-	}
-	LP_ASSERT((size_t) (o - o0) <= n);
-	return (size_t) (o - o0);
+	return lp_unescape(s, n, LP_ESC_JSON, o, high);
 }
 
 /* See its declaration above. */
@@ -1020,126 +918,32 @@ lp_json_key_eq_escaped(const char *k, size_t n, const char *want, size_t wn)
 	const char *p = k;
 	const char *end = k + n;
 	size_t		i = 0;
+	int			high = 0;
 
 	while (p < end)
 	{
-		char		c[6];
-		int			high = 0;
-		int			m = lp_json_decode_one(&p, end, c, &high);
+		char		c[4];
+		size_t		m = 0;
+		size_t		used = 1;
 
-		if (i + (size_t) m > wn || memcmp(want + i, c, (size_t) m) != 0)
+		/* one byte or one escape, decoded as lp_json_decode decodes it */
+		if (*p == '\\')
+			m = lp_unescape_one(p, end, LP_ESC_JSON, c, &used, &high);
+		if (m == 0)
+		{
+			c[0] = *p;
+			m = 1;
+			used = 1;
+		}
+		if (i + m > wn || memcmp(want + i, c, m) != 0)
 			return 0;
-		i += (size_t) m;
+		i += m;
+		p += used;
 	}
 	return i == wn;
 }
 
 /* ---------- reading a line: routes ---------- */
-
-/* RFC 9110 tchar: the bytes of an HTTP method. */
-static int
-lp_json_tchar(unsigned char c)
-{
-	return (unsigned) (c - 'a') <= 25 || (unsigned) (c - 'A') <= 25 || (unsigned) (c - '0') <= 9 ||
-		(c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
-}
-
-/* Is c a byte of a URI scheme after its first letter (ALPHA DIGIT + - .)? */
-static int
-lp_json_scheme(unsigned char c)
-{
-	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
-		c == '+' || c == '-' || c == '.';
-}
-
-/*
- * The request line rq[0..n), METHOD SP TARGET [...] by the combined
- * family's rule (lp_combined_impl.h): METHOD one or more tchars, one space,
- * TARGET a run of non-blank bytes.  "-" alone (no request line) is
- * LP_ST_BAD_REQUEST; anything else that is not one, the HTTP/2 preface
- * "PRI * HTTP/2.0" and a "-" standing for the method (varnishncsa's
- * "- http://localhost HTTP/1.0") are LP_ST_NOT_HTTP.
- * TODO: lp_token.c's request-line tokenizer, once it lands.
- */
-static lp_status
-lp_json_request_line(const char *rq, size_t n, size_t *method_len, size_t *target_off,
-					 size_t *target_len)
-{
-	size_t		m = 0;
-	size_t		t,
-				te;
-
-	if (n == 1 && rq[0] == '-')
-		return LP_ST_BAD_REQUEST;
-	while (m < n && lp_json_tchar((unsigned char) rq[m]))
-		m++;
-	if (m == 0 || m == n || rq[m] != ' ' || (m == 1 && rq[0] == '-'))
-		return LP_ST_NOT_HTTP;
-	t = m + 1;
-	te = t;
-	while (te < n && !LP_IS_BLANK(rq[te]))
-		te++;
-	if (te == t)
-		return LP_ST_NOT_HTTP;
-	if (m == 3 && memcmp(rq, "PRI", 3) == 0 && te - t == 1 && rq[t] == '*' &&
-		n - te == 9 && memcmp(rq + te, " HTTP/2.0", 9) == 0)
-		return LP_ST_NOT_HTTP;
-	*method_len = m;
-	*target_off = t;
-	*target_len = te - t;
-	return LP_ST_OK;
-}
-
-/*
- * The route of a request target t[0..n) by the combined family's rule: an
- * absolute-form target (scheme://authority[/path][?query]) counts under its
- * path, "/" when it has none (*slash set when the query string is kept
- * after no path: the route is "/" then the slice); the query string is cut
- * unless keep_query.  Sets *r, *rn; LP_ST_BAD_REQUEST when no path is left.
- * TODO: lp_token.c's route builder, once it lands.
- */
-static lp_status
-lp_json_target_route(const char *t, size_t n, int keep_query, const char **r, size_t *rn,
-					 int *slash)
-{
-	const char *end = t + n;
-
-	*slash = 0;
-	if (n > 0 && (unsigned) ((*t | 0x20) - 'a') <= 25)
-	{
-		const char *s = t + 1;
-
-		while (s < end && lp_json_scheme((unsigned char) *s))
-			s++;
-		if (end - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
-		{
-			s += 3;
-			while (s < end && *s != '/' && *s != '?')
-				s++;
-			if (s == end || (*s == '?' && !keep_query))
-			{
-				*r = "/";
-				*rn = 1;
-				return LP_ST_OK;
-			}
-			*slash = *s == '?';
-			n = (size_t) (end - s);
-			t = s;
-		}
-	}
-	if (!keep_query)
-	{
-		const char *qm = n > 0 ? memchr(t, '?', n) : NULL;
-
-		if (qm)
-			n = (size_t) (qm - t);
-	}
-	if (n == 0)
-		return LP_ST_BAD_REQUEST;
-	*r = t;
-	*rn = n;
-	return LP_ST_OK;
-}
 
 /*
  * Route templates in place: each '/'-separated segment of the path of
@@ -1531,7 +1335,7 @@ lp_json_get_method(const lp_json_spec *spec, const lp_jval *v, lp_jbuf *b,
 	if (v->type == LP_JV_NONE || v->type == LP_JV_NULL)
 		return;
 	if (v->type == LP_JV_STRING && lp_json_text(v, b, 0, &s, &n, NULL) == 0)
-		while (i < n && lp_json_tchar((unsigned char) s[i]))
+		while (i < n && lp_tchar[(unsigned char) s[i]])
 			i++;
 	if (n == 0 || i < n)
 	{
@@ -1590,8 +1394,6 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 	int			keep = (flags & LP_PARSE_KEEP_QUERY) != 0;
 	const char *text;			/* the route's text (or request line's) */
 	size_t		tn;
-	size_t		ts = 0;			/* a route target's offset in text */
-	size_t		tl;
 	size_t		ml = 0;			/* a request line's method length */
 	const char *r;
 	size_t		rn;
@@ -1648,27 +1450,22 @@ lp_json_get_route(const lp_json_spec *spec, const lp_jval *v, const lp_jval *hv,
 		lp_json_fail_path(spec, LP_JF_ROUTE, LP_ST_BAD_FIELD, e);
 		return;
 	}
-	tl = tn;
-	if (spec->request)
 	{
-		st = lp_json_request_line(text, tn, &ml, &ts, &tl);
+		/* lp_token.c's readers: a request line, or a target alone ("-" is none) */
+		lp_request rq;
+		unsigned	rflags = keep ? LP_PARSE_KEEP_QUERY : 0;
+
+		st = spec->request ? lp_request_parse(text, tn, rflags, &rq) :
+			lp_target_route(text, tn, rflags, &rq);
 		if (st != LP_ST_OK)
 		{
 			lp_json_fail(st, text, tn, e);
 			return;
 		}
-	}
-	else if (tn == 1 && text[0] == '-')
-	{
-		/* a route "-", as lp_token.c's lp_target_route: none */
-		lp_json_fail(LP_ST_BAD_REQUEST, text, tn, e);
-		return;
-	}
-	st = lp_json_target_route(text + ts, tl, keep, &r, &rn, &slash);
-	if (st != LP_ST_OK)
-	{
-		lp_json_fail(st, text, tn, e);
-		return;
+		ml = rq.method_len;
+		r = rq.route;
+		rn = rq.route_len;
+		slash = rq.route_slash;
 	}
 	if ((slash || templates) && !b->buf)
 	{

@@ -1,5 +1,7 @@
 /* src/lp_presets.c -- the preset formats' parsers: haproxy, alb, cloudfront, envoy, traefik, iis (plain C) */
 #include "lp_presets.h"
+#include "lp_http.h"
+#include "lp_simd.h"
 
 /*
  * SSE2 (every x86-64) or SWAR (plain 64-bit arithmetic, little-endian);
@@ -28,22 +30,6 @@ extern size_t lp_route_template(const char *r, size_t n, int slash, int template
  * HTTP request line with the combined family's rules, route building,
  * unescaping); they move there then, and the presets call those.
  */
-
-/* RFC 9110 tchar: the bytes of an HTTP method. */
-static const unsigned char lp_tchar[256] = {
-	['!'] = 1,['#'] = 1,['$'] = 1,['%'] = 1,['&'] = 1,['\''] = 1,['*'] = 1,
-	['+'] = 1,['-'] = 1,['.'] = 1,['^'] = 1,['_'] = 1,['`'] = 1,['|'] = 1,['~'] = 1,
-	['0'] = 1,['1'] = 1,['2'] = 1,['3'] = 1,['4'] = 1,['5'] = 1,['6'] = 1,['7'] = 1,
-	['8'] = 1,['9'] = 1,
-	['A'] = 1,['B'] = 1,['C'] = 1,['D'] = 1,['E'] = 1,['F'] = 1,['G'] = 1,['H'] = 1,
-	['I'] = 1,['J'] = 1,['K'] = 1,['L'] = 1,['M'] = 1,['N'] = 1,['O'] = 1,['P'] = 1,
-	['Q'] = 1,['R'] = 1,['S'] = 1,['T'] = 1,['U'] = 1,['V'] = 1,['W'] = 1,['X'] = 1,
-	['Y'] = 1,['Z'] = 1,
-	['a'] = 1,['b'] = 1,['c'] = 1,['d'] = 1,['e'] = 1,['f'] = 1,['g'] = 1,['h'] = 1,
-	['i'] = 1,['j'] = 1,['k'] = 1,['l'] = 1,['m'] = 1,['n'] = 1,['o'] = 1,['p'] = 1,
-	['q'] = 1,['r'] = 1,['s'] = 1,['t'] = 1,['u'] = 1,['v'] = 1,['w'] = 1,['x'] = 1,
-	['y'] = 1,['z'] = 1
-};
 
 /* Is c an ASCII digit? */
 static inline int
@@ -263,6 +249,11 @@ lp_sep_bits(const char *p, size_t n, int tabs, const char *floor)
 	size_t		i;
 
 	LP_ASSERT(n <= 64);
+#if defined(LP_SSE2)
+	/* a whole window: one block of lp_simd.h, no end to mind */
+	if (n == 64)
+		return lp_blk64_eq2(lp_blk64_load(p), '\t', tabs ? '\t' : ' ');
+#endif
 	for (i = 0; i < n; i += 16)
 		bits |= (uint64_t) lp_chunk_bits(p + i, p + n, floor, '\t', tabs ? '\t' : ' ') << i;
 	if (n < 64)
@@ -286,7 +277,7 @@ typedef struct lp_scan
  * line drops its trailing '\r' first when s->cr (a parser then reads the
  * line's last bytes only when a scan gets there).
  */
-static inline void
+static LP_ALWAYS_INLINE void
 lp_scan_load(lp_scan *s, const char *p)
 {
 	size_t		n = (size_t) (s->end - p);
@@ -680,14 +671,6 @@ lp_seconds_sum_ms(const lp_span *v, int n, int64_t *ms, int *which, const char *
 	return LP_ST_OK;
 }
 
-/* Is c a byte of a URI scheme after its first letter (ALPHA DIGIT + - .)? */
-static inline int
-lp_scheme_byte(unsigned char c)
-{
-	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
-		c == '+' || c == '-' || c == '.';
-}
-
 /* A request target's end and the first '?' and escape mark before it. */
 typedef struct lp_target
 {
@@ -866,7 +849,7 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, l
 		else if (te - t >= 7 && memcmp(t, "http://", 7) == 0)
 			s = t + 4;
 		else
-			while (s < te && lp_scheme_byte((unsigned char) *s))
+			while (s < te && lp_is_scheme((unsigned char) *s))
 				s++;
 		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
 		{
@@ -1566,6 +1549,7 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 	const char *end = line + len;	/* its '\r' dropped when a scan gets there */
 	const char *p = line;
 	lp_span		f[LP_CF_FIELDS];
+	const char *fend[LP_CF_FIELDS];	/* where each field ends: its tab, or the line's end */
 	lp_scan		sc;
 	lp_status	lat;
 	int			k;
@@ -1579,7 +1563,6 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 	{
 		uint64_t	tabs = sc.bits;
 
-		f[0].p = p;
 		for (k = 0; k < LP_CF_FIELDS; k++)
 		{
 			const char *t;
@@ -1593,16 +1576,29 @@ lp_parse_cloudfront(const char *line, size_t len, const lp_parse_ctx *ctx, lp_re
 			tabs &= tabs - 1;
 			if (t >= sc.end)
 			{
-				f[k].n = (size_t) (sc.end - f[k].p);
 				if (k + 1 < LP_CF_FIELDS)
 					return lp_fail_count(out, LP_ST_TOO_FEW_FIELDS, LP_CF_FIELDS, k + 1);
+				fend[k] = sc.end;
 				break;
 			}
-			f[k].n = (size_t) (t - f[k].p);
-			if (k + 1 < LP_CF_FIELDS)
-				f[k + 1].p = t + 1;
+			fend[k] = t;
 		}
 	}
+	/* the fields read, from where their tabs are */
+#define LP_CF_FIELD(k) \
+	do { \
+		f[k].p = (k) == 0 ? line : fend[(k) - 1] + 1; \
+		f[k].n = (size_t) (fend[k] - f[k].p); \
+	} while (0)
+	LP_CF_FIELD(0);
+	LP_CF_FIELD(1);
+	LP_CF_FIELD(5);
+	LP_CF_FIELD(7);
+	LP_CF_FIELD(8);
+	LP_CF_FIELD(11);
+	LP_CF_FIELD(15);
+	LP_CF_FIELD(18);
+#undef LP_CF_FIELD
 	out->time = f[0].p;
 	out->time_len = f[0].n;
 	out->time2 = f[1].p;

@@ -65,15 +65,9 @@ lp_utf8_put(long cp, char *o)
 	return 4;
 }
 
-/*
- * The escape at s (s[0] == '\\', e = end of input) under `esc`: its decoded
- * bytes written at o, *used set to the bytes it takes in the input.
- * Returns the bytes written, 0 when s does not start an escape of `esc`
- * (or one that gives a NUL byte).  No escape is shorter than what it
- * writes, so o may lag s in place.
- */
-static size_t
-lp_escape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used, int *high)
+/* See lp_token.h (no escape is shorter than what it writes, so o may lag s in place). */
+size_t
+lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used, int *high)
 {
 	unsigned char c;
 
@@ -184,7 +178,7 @@ lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high)
 		s = bs;
 		if (s == e)
 			break;
-		w = lp_escape_one(s, e, esc, o, &used, high);
+		w = lp_unescape_one(s, e, esc, o, &used, high);
 		if (w == 0)
 		{
 			*o++ = '\\';		/* not an escape: copied as logged */
@@ -200,30 +194,6 @@ lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high)
 }
 
 /* ---------- the HTTP request line ---------- */
-
-/* RFC 9110 tchar: the bytes of an HTTP method (as the combined parser's lp_tchar). */
-static const unsigned char lp_tok_tchar[256] = {
-	['!'] = 1,['#'] = 1,['$'] = 1,['%'] = 1,['&'] = 1,['\''] = 1,['*'] = 1,
-	['+'] = 1,['-'] = 1,['.'] = 1,['^'] = 1,['_'] = 1,['`'] = 1,['|'] = 1,['~'] = 1,
-	['0'] = 1,['1'] = 1,['2'] = 1,['3'] = 1,['4'] = 1,['5'] = 1,['6'] = 1,['7'] = 1,
-	['8'] = 1,['9'] = 1,
-	['A'] = 1,['B'] = 1,['C'] = 1,['D'] = 1,['E'] = 1,['F'] = 1,['G'] = 1,['H'] = 1,
-	['I'] = 1,['J'] = 1,['K'] = 1,['L'] = 1,['M'] = 1,['N'] = 1,['O'] = 1,['P'] = 1,
-	['Q'] = 1,['R'] = 1,['S'] = 1,['T'] = 1,['U'] = 1,['V'] = 1,['W'] = 1,['X'] = 1,
-	['Y'] = 1,['Z'] = 1,
-	['a'] = 1,['b'] = 1,['c'] = 1,['d'] = 1,['e'] = 1,['f'] = 1,['g'] = 1,['h'] = 1,
-	['i'] = 1,['j'] = 1,['k'] = 1,['l'] = 1,['m'] = 1,['n'] = 1,['o'] = 1,['p'] = 1,
-	['q'] = 1,['r'] = 1,['s'] = 1,['t'] = 1,['u'] = 1,['v'] = 1,['w'] = 1,['x'] = 1,
-	['y'] = 1,['z'] = 1
-};
-
-/* Is c a byte of a URI scheme after its first letter (ALPHA DIGIT + - .)? */
-static inline int
-lp_tok_scheme(unsigned char c)
-{
-	return (unsigned) ((c | 0x20) - 'a') <= 25 || (unsigned) (c - '0') <= 9 ||
-		c == '+' || c == '-' || c == '.';
-}
 
 /*
  * The route of the target t[0..te) (not empty): the path of an absolute
@@ -241,7 +211,7 @@ lp_target(const char *t, const char *te, unsigned flags, lp_request *out)
 	{
 		const char *s = t + 1;
 
-		while (s < te && lp_tok_scheme((unsigned char) *s))
+		while (s < te && lp_is_scheme((unsigned char) *s))
 			s++;
 		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
 		{
@@ -299,7 +269,7 @@ lp_request_parse(const char *rq, size_t len, unsigned flags, lp_request *out)
 	}
 	if (m == rq)
 #endif
-		while (m < end && lp_tok_tchar[(unsigned char) *m])
+		while (m < end && lp_tchar[(unsigned char) *m])
 			m++;
 	if (m == end && len == 1 && *rq == '-')
 		return LP_ST_BAD_REQUEST;	/* nginx's "-": no request line */
@@ -458,8 +428,11 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 
 	if (len == 0 || (len == 1 && *s == '-'))
 		return LP_ST_NO_LATENCY;
+	/* seconds: lp_parse_seconds_ms's body, inline (the combined parser's reader) */
+	if (unit == LP_UNIT_S)
+		return lp_seconds_ms(s, len, ms);
 	/* integers of the usual length: what lp_parse_micros_ms and lp_parse_uint63 give */
-	if (unit != LP_UNIT_S && lp_small_uint(s, len, &v))
+	if (lp_small_uint(s, len, &v))
 	{
 		if (unit == LP_UNIT_US)
 			v = v / 1000 + (v % 1000 >= 500 ? 1 : 0);
@@ -472,8 +445,9 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 	}
 	switch (unit)
 	{
-		case LP_UNIT_S:
-			return lp_parse_seconds_ms(s, len, ms);
+		case LP_UNIT_S:			/* taken above */
+		case LP_UNIT_NONE:
+			break;
 		case LP_UNIT_US:
 			return lp_parse_micros_ms(s, len, ms);
 		case LP_UNIT_MS:
@@ -488,8 +462,6 @@ lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms)
 				v = v / 1000000 + (v % 1000000 >= 500000 ? 1 : 0);
 			*ms = v;
 			return LP_ST_OK;
-		case LP_UNIT_NONE:
-			break;
 	}
 	return LP_ST_BAD_LATENCY;
 }

@@ -3,6 +3,7 @@
 #define LP_TOKEN_H
 
 #include "lp_format.h"
+#include "lp_http.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -34,6 +35,14 @@ lp_find_byte(const char *lo, const char *s, const char *end, char c)
 	const __m128i v = _mm_set1_epi8(c);
 	unsigned	m;
 
+	/* the first 16 bytes alone: most fields end in them */
+	if (end - s >= 16)
+	{
+		m = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) s), v));
+		if (m)
+			return s + __builtin_ctz(m);
+		s += 16;
+	}
 	while (end - s >= 32)
 	{
 		m = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) s), v)) |
@@ -127,6 +136,17 @@ typedef enum lp_escape
  * and left alone otherwise.
  */
 extern size_t lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high);
+
+/*
+ * The one escape of `esc` at s (s[0] == '\\', e the end of the input),
+ * for a reader that decodes as it goes (lp_json.c compares keys so):
+ * its decoded bytes (at most 4) written at o and *used set to the bytes
+ * it takes; returns the bytes written, 0 when s does not start an escape
+ * of `esc` or starts one that gives a NUL byte (lp_unescape then copies
+ * the backslash as logged).  *high as for lp_unescape.
+ */
+extern size_t lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used,
+							  int *high);
 
 /* ---------- the HTTP request line ---------- */
 

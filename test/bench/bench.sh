@@ -7,6 +7,9 @@
 #   sudo test/bench/bench.sh rollup       # continuous rollups: COPY with and without one, and
 #                                         # the last 6 hours from a rollup against the raw lines
 #                                         # (test/bench/rollup.sh, its own settings there)
+#   sudo test/bench/bench.sh formats      # every preset, definition and JSON format beside
+#                                         # combined, serial report (test/bench/formats_sql.sh;
+#                                         # skipped while SQL does not take them yet)
 #
 # Settings (environment):
 #   LP_BENCH_SIZES="400000 4000000"   line counts of the timing run
@@ -56,13 +59,15 @@ SEED=42
 
 # the rollup benchmark is a script of its own (its own cluster and settings)
 [ "$MODE" = rollup ] && exec bash "$LP_ROOT/test/bench/rollup.sh"
+# so is every new format beside combined (issue 23; test/bench/formats_sql.sh)
+[ "$MODE" = formats ] && exec bash "$LP_ROOT/test/bench/formats_sql.sh"
 case "$MODE" in
 	callgrind | profile) FORMATS="default $PROF_FORMAT" ;;
 esac
 case "$MODE" in
 	bench | callgrind | profile) ;;
 	*)
-		echo "usage: $0 [bench|callgrind|profile|rollup]" >&2
+		echo "usage: $0 [bench|callgrind|profile|rollup|formats]" >&2
 		exit 2
 		;;
 esac

@@ -51,7 +51,7 @@ bench_combined_parse(const char *text, const size_t *off, long n)
 
 	for (i = 0; i < n; i++)
 	{
-		lp_fields	lf;
+		lp_result	lf;
 
 		if (prefetch_ahead)
 		{
@@ -62,7 +62,7 @@ bench_combined_parse(const char *text, const size_t *off, long n)
 				__builtin_prefetch(p);
 		}
 
-		if (f->parse(text + off[i], off[i + 1] - off[i], f, NULL, &lf) == LP_LINE_OK)
+		if (f->parse(text + off[i], off[i + 1] - off[i], f, NULL, &lf) == LP_ST_OK)
 			sum += (uint64_t) lf.latency * 31 + lf.route_len + (unsigned char) lf.route[0];
 		else
 			sum += 7;
