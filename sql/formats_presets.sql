@@ -102,6 +102,12 @@ SELECT fmt, logp95_malformed(logp95_agg(line, fmt, 'skip')) FROM preset_bad GROU
 SELECT logp95_agg(line, fmt) FROM preset_bad WHERE n = 3;
 \set VERBOSITY sqlstate
 
+-- a preset's line read as the default format: the hint names the preset
+\set VERBOSITY default
+SELECT logp95_agg(line) FROM preset_lines WHERE n = 1;
+SELECT logp95_agg(line) FROM preset_lines WHERE n = 14;
+\set VERBOSITY sqlstate
+
 -- W3C header lines are no log entries: skipped like NULL lines
 SELECT logp95_agg(line, 'iis') = (SELECT logp95_agg('/index.html', 8::bigint)) AS iis_headers_skipped,
        logp95_malformed(logp95_agg(line, 'iis', 'skip')) AS malformed

@@ -32,7 +32,8 @@ logp95_skip_malformed(lp_state *st, unsigned opts)
 static int
 logp95_line_hint(const lp_format_def *fmt, const char *line, size_t len)
 {
-	const lp_format_def *guess = fmt == LP_FORMAT_DEFAULT ? lp_format_guess(line, len) : NULL;
+	const lp_format_def *guess = fmt == LP_FORMAT_DEFAULT ?
+		lp_format_guess(line, len, palloc(LP_ROUTE_BUF_SIZE(len))) : NULL;
 
 	if (guess)
 		return errhint("The line looks like a \"%s\" line: pass the format, as in logp95_agg(line, '%s').",

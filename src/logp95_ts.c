@@ -59,17 +59,22 @@ logp95_line_instant(const lp_format_def *fmt, const char *line, size_t len, Time
 	}
 	else
 	{
-		/* the time the format's parser finds, also in a malformed line */
+		/*
+		 * The time the format's parser finds, also in a malformed line.  The
+		 * route is not wanted: kept as logged, it needs no scratch, except
+		 * in a JSON line, whose time may be a string to decode.
+		 */
 		lp_parse_ctx ctx;
 		lp_result	r;
 		lp_ts_status st;
 
 		ctx.flags = LP_PARSE_FIELDS | LP_PARSE_LOGGED;
-		ctx.buf = palloc(LP_ROUTE_BUF_SIZE(len));
+		ctx.buf = fmt->family == LP_FAMILY_JSON ? palloc(LP_ROUTE_BUF_SIZE(len)) : NULL;
 		memset(&r, 0, sizeof(r));
 		(void) fmt->parse(line, len, fmt, &ctx, &r);
 		st = lp_result_ts(&r, fmt->time_kind, fmt->offset_sec, &ts);
-		pfree(ctx.buf);
+		if (ctx.buf)
+			pfree(ctx.buf);
 		if (st != LP_TS_OK)
 			return false;
 	}
