@@ -130,6 +130,12 @@ SELECT r.route, r.requests FROM logp95_report((SELECT logp95_agg(line, fmt) FROM
    ('json:route=u, latency=d:ms', '{"u":"/a","d":3}'),
    ('nginx:''"$request" $request_time''', '"GET /b HTTP/1.1" 0.004')) v(fmt, line))) r;
 
+-- more distinct formats than a call site keeps (four): each row still its own
+SELECT r.route, r.requests, r.max_ms FROM logp95_report((SELECT logp95_agg(line, fmt ORDER BY k) FROM (
+  SELECT k, format('nginx:''"$request" %s$request_time''', repeat('x', k % 6)) AS fmt,
+         format('"GET /r%s HTTP/1.1" %s%s', k % 6, repeat('x', k % 6), (k % 6 + 1) / 1000.0) AS line
+    FROM generate_series(1, 30) k) v)) r;
+
 -- hostile and incomplete definitions: 22023 naming the position, never a crash
 \set VERBOSITY default
 SELECT logp95_agg('x', 'nginx:''$remote_addr [$time_local] "$request" $status''');

@@ -318,36 +318,57 @@ logp95_format_refused(const char *arg, int len, const lp_farg_error *err)
 	pg_unreachable();
 }
 
+/* Does slot sl hold argument arg[0..len) resolved for need? */
+static inline bool
+logp95_slot_is(const Logp95FormatSlot *sl, const char *arg, int len, unsigned need)
+{
+	return sl->format != NULL && sl->len == len && sl->need == need &&
+		memcmp(sl->name, arg, len) == 0;
+}
+
 /* See logp95.h. */
 const lp_format_def *
 logp95_format_cached(Logp95FormatCache *cache, text *t, unsigned need, MemoryContext cxt)
 {
 	const char *arg = VARDATA_ANY(t);
 	int			len = (int) VARSIZE_ANY_EXHDR(t);
+	Logp95FormatSlot *sl = &cache->slots[cache->last];
 	const lp_format_def *f;
 	lp_farg_error err;
+	int			i;
 
-	if (likely(cache->format != NULL && cache->len == len && cache->need == need &&
-			   memcmp(cache->name, arg, len) == 0))
-		return cache->format;
-	cache->format = NULL;
-	/* a built format needs its room (a plain name does not, but it is small) */
-	if (cache->custom == NULL)
-		cache->custom = MemoryContextAlloc(cxt, sizeof(lp_custom_format));
-	if (lp_format_resolve(arg, (size_t) len, need, cache->custom, &f, &err) != LP_FARG_OK)
-		logp95_format_refused(arg, len, &err);
-	if (cache->cap < len)
+	if (likely(logp95_slot_is(sl, arg, len, need)))
+		return cache->format = sl->format;
+	for (i = 0; i < LOGP95_FORMAT_SLOTS; i++)
 	{
-		if (cache->name)
-			pfree(cache->name);
-		cache->name = MemoryContextAlloc(cxt, Max(len, 32));
-		cache->cap = Max(len, 32);
+		if (logp95_slot_is(&cache->slots[i], arg, len, need))
+		{
+			cache->last = i;
+			return cache->format = cache->slots[i].format;
+		}
 	}
-	memcpy(cache->name, arg, len);
-	cache->len = len;
-	cache->need = need;
-	cache->format = f;
-	return f;
+	/* a new argument: resolved into the next slot, its old content dropped */
+	cache->format = NULL;
+	sl = &cache->slots[cache->next];
+	sl->format = NULL;
+	if (sl->custom == NULL)
+		sl->custom = MemoryContextAlloc(cxt, sizeof(lp_custom_format));
+	if (lp_format_resolve(arg, (size_t) len, need, sl->custom, &f, &err) != LP_FARG_OK)
+		logp95_format_refused(arg, len, &err);
+	if (sl->cap < len)
+	{
+		if (sl->name)
+			pfree(sl->name);
+		sl->cap = Max(len, 32);
+		sl->name = MemoryContextAlloc(cxt, sl->cap);
+	}
+	memcpy(sl->name, arg, len);
+	sl->len = len;
+	sl->need = need;
+	sl->format = f;
+	cache->last = cache->next;
+	cache->next = (cache->next + 1) % LOGP95_FORMAT_SLOTS;
+	return cache->format = f;
 }
 
 /* See logp95.h. */

@@ -61,21 +61,37 @@ extern int	logp95_errdetail_line(const char *line, size_t len);
 extern bytea *logp95_make_datum(const uint8 *buf, size_t len);
 
 /*
- * A format argument as last read at one call site: its entry, the
- * argument it was given as, and what the call needed of it.  A name is
- * an entry of lp_formats[]; "name@offset" and a definition ("nginx:",
- * "apache:", "json:") are built once in `custom`, which then holds the
- * compiled program or spec the parser reads (lp_format_arg.h).  Zeroed:
- * nothing read yet.
+ * One format argument a call site has read: its entry, the argument it
+ * was given as, and what the call needed of it.  A name is an entry of
+ * lp_formats[]; "name@offset" and a definition ("nginx:", "apache:",
+ * "json:") are built in `custom`, which then holds the compiled program
+ * or spec the parser reads (lp_format_arg.h).  Zeroed: empty.
  */
-typedef struct Logp95FormatCache
+typedef struct Logp95FormatSlot
 {
 	const lp_format_def *format;	/* the format: a table entry or &custom->def */
 	unsigned	need;			/* the LP_HAS_* it was checked for */
 	int			len;			/* length of name */
 	int			cap;			/* bytes at name */
 	char	   *name;			/* the argument as given (in the call site's context) */
-	lp_custom_format *custom;	/* a built format, allocated on first need, or NULL */
+	lp_custom_format *custom;	/* room for a built format, allocated on first need */
+} Logp95FormatSlot;
+
+/* How many distinct format arguments a call site keeps resolved. */
+#define LOGP95_FORMAT_SLOTS 4
+
+/*
+ * The format arguments of one call site: the last one read first, then
+ * up to LOGP95_FORMAT_SLOTS distinct ones, so that a column of formats
+ * that alternate compiles each definition once (a fifth replaces the
+ * oldest).  Zeroed: nothing read yet.
+ */
+typedef struct Logp95FormatCache
+{
+	const lp_format_def *format;	/* the format of the last argument read */
+	int			last;			/* its slot */
+	int			next;			/* the slot the next new argument takes */
+	Logp95FormatSlot slots[LOGP95_FORMAT_SLOTS];
 } Logp95FormatCache;
 
 /*
