@@ -102,7 +102,8 @@ SELECT fmt, logp95_malformed(logp95_agg(line, fmt, 'skip')) FROM preset_bad GROU
 SELECT logp95_agg(line, fmt) FROM preset_bad WHERE n = 3;
 \set VERBOSITY sqlstate
 
--- a preset's line read as the default format: the hint names the preset
+-- a preset's line read as the default format: 1.1's hint, word for word
+-- (test/t/042_formats_vs_1_1.pl compares the default format's errors with 1.1's)
 \set VERBOSITY default
 SELECT logp95_agg(line) FROM preset_lines WHERE n = 1;
 SELECT logp95_agg(line) FROM preset_lines WHERE n = 14;

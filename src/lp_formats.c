@@ -122,33 +122,34 @@ const lp_format_def lp_formats[] = {
 	 * The presets (1.2).  Their routes are always unescaped (pflags
 	 * LP_PARSE_UNESCAPE, which also tells lp_format_may_build that a route
 	 * may be built), their times read from the parse result (read_ts NULL).
-	 * Detection: before the built-in formats (above).  A default line that
-	 * reads as one of them is told so in its error's hint (LP_FMT_HINT).
+	 * Detection: before the built-in formats (above).  They are not named
+	 * in the hint of a default line's error (LP_FMT_HINT), whose errors
+	 * stay 1.1's word for word (test/t/042_formats_vs_1_1.pl).
 	 */
 	{"haproxy", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS, LP_TIME_CLF_MS,
 		NULL, lp_fmt_haproxy, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME | LP_FMT_HINT, 1, NULL, 0},
+	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 1, NULL, 0},
 	{"alb", LP_FAMILY_PRESET, LP_UNIT_S, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_ISO8601,
 		NULL, lp_fmt_alb, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_HINT, 2, NULL, 0},
+	LP_PARSE_UNESCAPE, 0, 2, NULL, 0},
 	{"cloudfront", LP_FAMILY_PRESET, LP_UNIT_S, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_DATE_TIME,
 		NULL, lp_fmt_cloudfront, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME | LP_FMT_HINT, 3, NULL, 0},
+	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 3, NULL, 0},
 	{"envoy", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_ISO8601,
 		NULL, lp_fmt_envoy, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_HINT, 4, NULL, 0},
+	LP_PARSE_UNESCAPE, 0, 4, NULL, 0},
 	{"traefik", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS, LP_TIME_CLF,
 		NULL, lp_fmt_traefik, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_HINT, 5, NULL, 0},
+	LP_PARSE_UNESCAPE, 0, 5, NULL, 0},
 	{"iis", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS, LP_TIME_DATE_TIME,
 		NULL, lp_fmt_iis, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME | LP_FMT_HINT, 6, NULL, 0},
+	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 6, NULL, 0},
 	{"caddy", LP_FAMILY_JSON, LP_UNIT_S, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_EPOCH,
 		NULL, lp_fmt_json_preset, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_HINT, 7, &lp_caddy_state, 0},
+	LP_PARSE_UNESCAPE, 0, 7, &lp_caddy_state, 0},
 	{"traefik_json", LP_FAMILY_JSON, LP_UNIT_NS, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_ISO8601,
 		NULL, lp_fmt_json_preset, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_HINT, 8, &lp_traefik_json_state, 0},
+	LP_PARSE_UNESCAPE, 0, 8, &lp_traefik_json_state, 0},
 	{0}							/* the end: a NULL name */
 };
 

@@ -46,8 +46,9 @@ extern int	lp_format_may_build(const lp_format_def *fmt, unsigned opts);
 /*
  * The format a line that failed in the default format looks like, for the
  * error's hint: of the formats flagged LP_FMT_HINT (combined and
- * combined_us: the query string dropped; every preset), the first in
- * detection order that reads it (an integer request time reads as both
+ * combined_us: the query string dropped; not the presets, so that the
+ * errors of the default format stay 1.1's), the first in detection order
+ * that reads it (an integer request time reads as both
  * combined formats: combined_us), else "combined" when the line has a
  * [time] and a quoted request; NULL otherwise.  buf: scratch of
  * LP_ROUTE_BUF_SIZE(len) bytes for the routes the parsers build, or NULL
