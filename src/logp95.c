@@ -351,7 +351,8 @@ logp95_format_cached(Logp95FormatCache *cache, text *t, unsigned need, MemoryCon
 	cache->format = NULL;
 	sl = &cache->slots[cache->next];
 	sl->format = NULL;
-	if (sl->custom == NULL)
+	/* room for a built format (6 kB), which a plain name does not need */
+	if (sl->custom == NULL && (memchr(arg, ':', len) || memchr(arg, '@', len)))
 		sl->custom = MemoryContextAlloc(cxt, sizeof(lp_custom_format));
 	if (lp_format_resolve(arg, (size_t) len, need, sl->custom, &f, &err) != LP_FARG_OK)
 		logp95_format_refused(arg, len, &err);

@@ -63,7 +63,8 @@ typedef struct lp_farg_error
  * LP_HAS_* fields `need` (LP_HAS_ROUTE | LP_HAS_LATENCY for the
  * aggregate, LP_HAS_TIME for the time functions, LP_HAS_HOST with the
  * host option): LP_FARG_OK with *out the table's entry or &cf->def (cf
- * filled), else the error described in *err.
+ * filled), else the error described in *err.  cf is written only for an
+ * argument with a ':' or an '@' (it may be NULL for any other).
  */
 extern lp_farg_status lp_format_resolve(const char *arg, size_t len, unsigned need,
 										lp_custom_format *cf, const lp_format_def **out,

@@ -42,6 +42,8 @@ test_format_arg_resolve(void)
 	CHECK(resolve("combined", AGG_NEED | LP_HAS_TIME, &cf, &f, &err) == LP_FARG_OK &&
 		  f == lp_format_lookup("combined", 8), "arg: combined");
 	CHECK(resolve("Haproxy", AGG_NEED, &cf, &f, &err) == LP_FARG_UNKNOWN && f == NULL, "arg: names are case-sensitive");
+	CHECK(resolve("iis", AGG_NEED, NULL, &f, &err) == LP_FARG_OK && f == lp_format_lookup("iis", 3) &&
+		  resolve("nope", AGG_NEED, NULL, &f, &err) == LP_FARG_UNKNOWN, "arg: a plain name needs no room");
 	CHECK(resolve("", AGG_NEED, &cf, &f, &err) == LP_FARG_UNKNOWN, "arg: the empty name");
 	CHECK(resolve("nginx", AGG_NEED, &cf, &f, &err) == LP_FARG_UNKNOWN, "arg: nginx without a definition");
 	CHECK(resolve("nope@+01:00", AGG_NEED, &cf, &f, &err) == LP_FARG_UNKNOWN, "arg: unknown name with an offset");
