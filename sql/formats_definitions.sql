@@ -130,6 +130,10 @@ SELECT r.route, r.requests FROM logp95_report((SELECT logp95_agg(line, fmt) FROM
    ('json:route=u, latency=d:ms', '{"u":"/a","d":3}'),
    ('nginx:''"$request" $request_time''', '"GET /b HTTP/1.1" 0.004')) v(fmt, line))) r;
 
+-- logp95_parse takes a definition without a latency or a route: those columns are NULL
+SELECT * FROM logp95_parse('10.0.0.1 [07/Nov/2026:01:00:00 +0000] 200', 'nginx:''$remote_addr [$time_local] $status''');
+SELECT * FROM logp95_parse('10.0.0.1 "GET /x HTTP/1.1"', 'nginx:''$remote_addr "$request"''');
+
 -- more distinct formats than a call site keeps (four): each row still its own
 SELECT r.route, r.requests, r.max_ms FROM logp95_report((SELECT logp95_agg(line, fmt ORDER BY k) FROM (
   SELECT k, format('nginx:''"$request" %s$request_time''', repeat('x', k % 6)) AS fmt,

@@ -62,10 +62,14 @@ logp95_parse(PG_FUNCTION_ARGS)
 		values[1] = PointerGetDatum(cstring_to_text_with_len(r.method, (int) r.method_len));
 		nulls[1] = false;
 	}
-	if (st == LP_ST_OK)
+	/* a definition read for logp95_parse alone may have no route or latency */
+	if (st == LP_ST_OK && (r.has & LP_HAS_ROUTE))
 	{
 		values[2] = PointerGetDatum(cstring_to_text_with_len(r.route, (int) r.route_len));
 		nulls[2] = false;
+	}
+	if (st == LP_ST_OK && (r.has & LP_HAS_LATENCY))
+	{
 		values[4] = Int64GetDatum(r.latency);
 		nulls[4] = false;
 	}
