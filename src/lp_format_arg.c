@@ -231,8 +231,8 @@ lp_format_resolve(const char *arg, size_t len, unsigned need, lp_custom_format *
 	{
 		err->status = LP_FARG_OFFSET_UNUSED;
 		snprintf(err->message, sizeof(err->message),
-				 "log format \"%s\" writes its times with their UTC offset", f->name);
-		err->hint = "Only haproxy, cloudfront, iis and the nginx:, apache: and json: forms take an offset, as in haproxy@+05:30.";
+				 "log format \"%s\" takes no UTC offset", f->name);
+		err->hint = "An offset names the time zone of times a log writes without one: haproxy, cloudfront, iis and the nginx:, apache: and json: forms take it, as in haproxy@+05:30.";
 		return err->status;
 	}
 	cf->def = *f;
