@@ -54,7 +54,8 @@ typedef struct lp_farg_error
 								 * log format" or "JSON lines spec" */
 	size_t		body_off;		/* LP_FARG_DEFINITION: where the body starts in the argument */
 	size_t		pos;			/* LP_FARG_DEFINITION: the byte of the body at fault */
-	char		message[192];	/* lower case, no period */
+	char		message[192];	/* lower case, no period; LP_FARG_BAD_OFFSET: the
+								 * offset as given, for the glue to quote */
 	const char *hint;			/* a full sentence, or NULL */
 } lp_farg_error;
 
