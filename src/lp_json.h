@@ -23,18 +23,6 @@
  * says what a line gives and what is malformed.
  */
 
-/*
- * Being added to lp_format.h by the tokenizers' branch (lp_token.h):
- * until it is merged, the same values here.
- * TODO: drop once lp_format.h defines them.
- */
-#ifndef LP_HAS_ROUTE_HIGH
-#define LP_HAS_ROUTE_HIGH	0x40	/* lp_result.has: unescaping put a byte >= 0x80 in the route */
-#endif
-#ifndef LP_PARSE_LOGGED
-#define LP_PARSE_LOGGED		0x80	/* keep the route as logged: no unescaping */
-#endif
-
 /* Bounds of a spec: it is user input, so everything in it is bounded. */
 #define LP_JSON_SPEC_MAX	1024	/* bytes of a spec */
 #define LP_JSON_PATH_KEYS	16		/* keys of one path */
