@@ -25,6 +25,7 @@ OBJS = \
 	src/lp_common.o \
 	src/lp_default.o \
 	src/lp_format.o \
+	src/lp_format_arg.o \
 	src/lp_formats.o \
 	src/lp_gen.o \
 	src/lp_hist.o \
@@ -41,6 +42,7 @@ OBJS = \
 	src/lp_stats.o \
 	src/lp_tag.o \
 	src/lp_templates.o \
+	src/lp_time.o \
 	src/lp_token.o \
 	src/lp_ts.o \
 	src/lp_units.o
@@ -54,7 +56,7 @@ DATA = logp95--1.0.sql logp95--1.0--1.1.sql logp95--1.1--1.2.sql
 PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous compare memory formats_parse bytea_input
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous compare memory formats_parse bytea_input formats_presets formats_definitions
 # make installcheck runs pg_regress alone; the server's TAP tests (on
 # PostgreSQL::Test::Cluster, one behaviour a file) run by make
 # prove_installcheck (below), the other layers by make -C test.

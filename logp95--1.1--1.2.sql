@@ -822,7 +822,7 @@ CREATE FUNCTION logp95_detect_format(sample text[]) RETURNS text
 AS 'MODULE_PATHNAME', 'logp95_detect_format' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION logp95_detect_format(text[]) IS
-'the format that reads the largest share of the sample''s lines (a tie goes to the earlier of default, combined_us, combined, combined_us_query, combined_query), NULL when none reads half of them';
+'the format that reads the largest share of the sample''s lines, of every preset and built-in format (a tie goes to the earlier of haproxy, alb, cloudfront, envoy, traefik, iis, caddy, traefik_json, default, combined_us, combined, combined_us_query, combined_query; W3C header lines do not count), NULL when none reads half of them';
 
 -- ---------------------------------------------------------------------
 -- Lines given as bytea (issue 26).

@@ -1,6 +1,7 @@
 /* src/logp95_count.c -- PostgreSQL glue: the call site's format and options, the one malformed policy */
 #include "postgres.h"
 
+#include "mb/pg_wchar.h"
 #include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -39,7 +40,8 @@ logp95_skip_malformed(lp_state *st, unsigned opts)
 static int
 logp95_line_hint(const lp_format_def *fmt, const char *line, size_t len)
 {
-	const lp_format_def *guess = fmt == LP_FORMAT_DEFAULT ? lp_format_guess(line, len) : NULL;
+	const lp_format_def *guess = fmt == LP_FORMAT_DEFAULT ?
+		lp_format_guess(line, len, palloc(LP_ROUTE_BUF_SIZE(len))) : NULL;
 
 	if (guess)
 		return errhint("The line looks like a \"%s\" line: pass the format, as in logp95_agg(line, '%s').",
@@ -89,6 +91,22 @@ logp95_problem(lp_status st, const lp_result *r)
 	if (def->arg == LP_SARG_BAD)
 		return psprintf(def->message, r->bad ? logp95_quote(r->bad, r->bad_len) : "");
 	return psprintf(def->message, r->nwant, r->nfields);
+}
+
+/* See logp95_count.h. */
+bool
+logp95_route_logged(const lp_format_def *fmt, const lp_parse_ctx *ctx, const char *line,
+					size_t len, lp_result *r)
+{
+	lp_parse_ctx logged;
+
+	if (pg_verifymbstr(r->route, (int) r->route_len, true))
+		return false;
+	logged = *ctx;
+	logged.flags |= LP_PARSE_LOGGED;
+	if (fmt->parse(line, len, fmt, &logged, r) != LP_ST_OK)
+		elog(ERROR, "log line parsed again as logged did not parse");
+	return true;
 }
 
 /* See logp95_count.h. */
@@ -214,8 +232,6 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 static void
 logp95_call_set(Logp95Call *call, text *ft, text *ot)
 {
-	if (ft)
-		logp95_format_cached(&call->fmt, ft);
 	if (ot == NULL)
 	{
 		if (call->options)
@@ -233,6 +249,12 @@ logp95_call_set(Logp95Call *call, text *ft, text *ot)
 		call->options = logp95_call_copy(call, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
+	/* the format, for what the call needs of it: a route and a latency, the host */
+	if (ft)
+		logp95_format_cached(&call->fmt, ft,
+							 LP_HAS_ROUTE | LP_HAS_LATENCY |
+							 ((call->ctx.flags & LP_PARSE_HOST) ? LP_HAS_HOST : 0),
+							 call->cxt);
 	call->direct = call->fmt.format ?
 		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags) : NULL;
 	call->may_build = call->fmt.format &&

@@ -42,6 +42,16 @@ extern bool logp95_skip_malformed(lp_state *st, unsigned opts);
 extern char *logp95_problem(lp_status st, const lp_result *r);
 
 /*
+ * A route that unescaping made (r->has has LP_HAS_ROUTE_HIGH) and that is
+ * not valid in the database encoding: parse the line again as logged
+ * (LP_PARSE_LOGGED, lp_format.h) into *r and return true; false, r as it
+ * was, when the route is valid.  ctx is the parse's (not NULL: routes are
+ * built only with one).
+ */
+extern bool logp95_route_logged(const lp_format_def *fmt, const lp_parse_ctx *ctx,
+								const char *line, size_t len, lp_result *r);
+
+/*
  * A line of format `fmt` (parsed with ctx, NULL: no options) that did not
  * parse: counted in skip mode, else the 22P02 error that describes it
  * (the message of its status, lp_status_defs[]).
@@ -294,6 +304,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 	const char *line;
 	size_t		len;
 	lp_result	lf;
+	lp_status	pst;
 
 	if (PG_ARGISNULL(2))
 		return;
@@ -327,19 +338,22 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 	}
 	if (call->may_build)
 		logp95_call_scratch(call, len);
-	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_ST_OK))
+	pst = fmt->parse(line, len, fmt, &call->ctx, &lf);
+	if (likely(pst == LP_ST_OK))
 	{
-		if (bytes)
-			logp95_malformed_bytes(st, fmt, &call->ctx, line, len);
-		else
-			logp95_malformed_line(st, fmt, &call->ctx, line, len);
-	}
-	else
-	{
+		/* an unescaped route not valid in the database encoding: as logged */
+		if (unlikely(lf.has & LP_HAS_ROUTE_HIGH))
+			logp95_route_logged(fmt, &call->ctx, line, len, &lf);
 		if (bytes)
 			lf.route = logp95_route_text(fcinfo, call, lf.route, &lf.route_len);
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
 	}
+	else if (pst == LP_ST_DIRECTIVE)	/* a W3C header line counts as a NULL line */
+		return;
+	else if (bytes)
+		logp95_malformed_bytes(st, fmt, &call->ctx, line, len);
+	else
+		logp95_malformed_line(st, fmt, &call->ctx, line, len);
 }
 
 #endif							/* LOGP95_COUNT_H */

@@ -50,6 +50,9 @@ logp95_parse_row(FunctionCallInfo fcinfo, const char *line, size_t len,
 	ctx.buf = palloc(LP_ROUTE_BUF_SIZE(len));
 	memset(&r, 0, sizeof(r));
 	st = fmt->parse(line, len, fmt, &ctx, &r);
+	/* the route logp95_agg counts: as logged when unescaped it is not valid */
+	if (st == LP_ST_OK && (r.has & LP_HAS_ROUTE_HIGH))
+		logp95_route_logged(fmt, &ctx, line, len, &r);
 
 	if (logp95_line_instant(fmt, line, len, &ts))
 	{
@@ -62,10 +65,14 @@ logp95_parse_row(FunctionCallInfo fcinfo, const char *line, size_t len,
 		values[1] = PointerGetDatum(logp95_field_text(r.method, r.method_len, bytes));
 		nulls[1] = false;
 	}
-	if (st == LP_ST_OK)
+	/* a definition read for logp95_parse alone may have no route or latency */
+	if (st == LP_ST_OK && (r.has & LP_HAS_ROUTE))
 	{
 		values[2] = PointerGetDatum(logp95_field_text(r.route, r.route_len, bytes));
 		nulls[2] = false;
+	}
+	if (st == LP_ST_OK && (r.has & LP_HAS_LATENCY))
+	{
 		values[4] = Int64GetDatum(r.latency);
 		nulls[4] = false;
 	}
@@ -101,7 +108,7 @@ Datum
 logp95_parse(PG_FUNCTION_ARGS)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
-	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1, 0);
 
 	return logp95_parse_row(fcinfo, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), fmt, false);
 }
@@ -116,7 +123,7 @@ Datum
 logp95_parse_bytes(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1, 0);
 
 	return logp95_parse_row(fcinfo, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), fmt, true);
 }
@@ -141,6 +148,8 @@ logp95_detect_format(PG_FUNCTION_ARGS)
 	size_t		nlines,
 				nread;
 	const lp_format_def *f;
+	size_t		longest = 0;
+	char	   *buf;
 
 	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &n);
 	lines = palloc(sizeof(char *) * (n > 0 ? n : 1));
@@ -158,8 +167,10 @@ logp95_detect_format(PG_FUNCTION_ARGS)
 		t = DatumGetTextPP(elems[i]);
 		lines[i] = VARDATA_ANY(t);
 		lens[i] = VARSIZE_ANY_EXHDR(t);
+		longest = Max(longest, lens[i]);
 	}
-	f = lp_format_detect(lines, lens, (size_t) n, &nlines, &nread);
+	buf = palloc(LP_ROUTE_BUF_SIZE(longest));
+	f = lp_format_detect(lines, lens, (size_t) n, buf, &nlines, &nread);
 	if (f == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(f->name));

@@ -35,7 +35,8 @@ void
 test_formats_table(void)
 {
 	static const char *const names[] = {"default", "combined", "combined_query",
-	"combined_us", "combined_us_query"};
+		"combined_us", "combined_us_query", "haproxy", "alb", "cloudfront", "envoy", "traefik",
+	"iis", "caddy", "traefik_json"};
 	size_t		i,
 				n = 0;
 
@@ -45,16 +46,20 @@ test_formats_table(void)
 
 		n++;
 		CHECK(lp_format_lookup(f->name, strlen(f->name)) == f, "table: %s found", f->name);
-		CHECK(f->parse != NULL && f->read_ts != NULL,
+		/* the built-in formats read their times directly, the others from the parse */
+		CHECK(f->parse != NULL && (f->read_ts != NULL) == (f->family <= LP_FAMILY_COMBINED),
 			  "table: %s has a parser and a timestamp reader", f->name);
+		CHECK((f->read_ts != NULL) || (f->time_kind != LP_TIME_NONE && (f->has & LP_HAS_TIME)),
+			  "table: %s has a time kind", f->name);
 		CHECK(strstr(lp_format_names(), f->name) != NULL, "table: %s in the name list", f->name);
 	}
-	CHECK_EQ_U(n, sizeof(names) / sizeof(names[0]), "table: five formats");
+	CHECK_EQ_U(n, sizeof(names) / sizeof(names[0]), "table: thirteen formats");
 	for (i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++)
 		CHECK(strcmp(lp_formats[i].name, names[i]) == 0, "table: entry %zu is %s", i, names[i]);
 	CHECK(LP_FORMAT_DEFAULT == &lp_formats[0], "table: default is the first entry");
 	CHECK(strcmp(lp_format_names(),
-				 "default, combined, combined_query, combined_us, combined_us_query") == 0,
+				 "default, combined, combined_query, combined_us, combined_us_query, haproxy, alb, "
+				 "cloudfront, envoy, traefik, iis, caddy, traefik_json") == 0,
 		  "table: the name list of the unknown-format hint");
 	CHECK(lp_format_lookup("Combined", 8) == NULL, "table: lookup is case-sensitive");
 	CHECK(lp_format_lookup("combined", 7) == NULL, "table: a prefix is not a name");
@@ -84,11 +89,19 @@ test_formats_entries(void)
 		int			detect;
 		unsigned	flags;
 	}			want[] = {
-		{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, 1, LP_FMT_GENERATE},
-		{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, 3, LP_FMT_GENERATE | LP_FMT_HINT},
-		{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, 5, LP_FMT_GENERATE},
-		{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, 2, LP_FMT_GENERATE | LP_FMT_HINT},
-		{"combined_us_query", LP_FAMILY_COMBINED, LP_UNIT_US, 4, LP_FMT_GENERATE},
+		{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, 9, LP_FMT_GENERATE},
+		{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, 11, LP_FMT_GENERATE | LP_FMT_HINT},
+		{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, 13, LP_FMT_GENERATE},
+		{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, 10, LP_FMT_GENERATE | LP_FMT_HINT},
+		{"combined_us_query", LP_FAMILY_COMBINED, LP_UNIT_US, 12, LP_FMT_GENERATE},
+		{"haproxy", LP_FAMILY_PRESET, LP_UNIT_MS, 1, LP_FMT_LOCAL_TIME},
+		{"alb", LP_FAMILY_PRESET, LP_UNIT_S, 2, 0},
+		{"cloudfront", LP_FAMILY_PRESET, LP_UNIT_S, 3, LP_FMT_LOCAL_TIME},
+		{"envoy", LP_FAMILY_PRESET, LP_UNIT_MS, 4, 0},
+		{"traefik", LP_FAMILY_PRESET, LP_UNIT_MS, 5, 0},
+		{"iis", LP_FAMILY_PRESET, LP_UNIT_MS, 6, LP_FMT_LOCAL_TIME},
+		{"caddy", LP_FAMILY_JSON, LP_UNIT_S, 7, 0},
+		{"traefik_json", LP_FAMILY_JSON, LP_UNIT_NS, 8, 0},
 	};
 	size_t		i;
 	unsigned	seen = 0;
@@ -103,20 +116,32 @@ test_formats_entries(void)
 			continue;
 		CHECK(f->family == want[i].family && f->unit == want[i].unit && f->detect == want[i].detect &&
 			  f->flags == want[i].flags, "entries: %s: family, unit, detection order, flags", f->name);
-		CHECK(f->has == (f->family == LP_FAMILY_DEFAULT ?
-						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD) :
-						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS)),
-			  "entries: %s: its fields", f->name);
-		CHECK(f->time_kind == (f->family == LP_FAMILY_DEFAULT ? LP_TIME_ISO8601 : LP_TIME_CLF),
-			  "entries: %s: its time", f->name);
+		if (f->family <= LP_FAMILY_COMBINED)
+		{
+			CHECK(f->has == (f->family == LP_FAMILY_DEFAULT ?
+							 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD) :
+							 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS)),
+				  "entries: %s: its fields", f->name);
+			CHECK(f->time_kind == (f->family == LP_FAMILY_DEFAULT ? LP_TIME_ISO8601 : LP_TIME_CLF),
+				  "entries: %s: its time", f->name);
+			CHECK(f->direct != NULL, "entries: %s: a direct parser", f->name);
+		}
+		else
+		{
+			/* the presets: every field but the host, which some log; routes always unescaped */
+			unsigned	base = LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS;
+
+			CHECK((f->has & ~LP_HAS_HOST) == base && f->time_kind != LP_TIME_NONE &&
+				  f->pflags == LP_PARSE_UNESCAPE && f->direct == NULL && f->read_ts == NULL,
+				  "entries: %s: fields, time, flags of a preset", f->name);
+		}
 		if (f->family == LP_FAMILY_COMBINED)
 			CHECK(((f->pflags & LP_C_MICROS) != 0) == (f->unit == LP_UNIT_US),
 				  "entries: %s: the combined parser's unit flag agrees with the unit", f->name);
-		CHECK(f->direct != NULL, "entries: %s: a direct parser", f->name);
 		for (isa = LP_ISA_BASE; f->direct && isa < LP_ISA_COUNT; isa++)
 			CHECK(!lp_simd_has(isa) || f->direct[isa] != NULL,
 				  "entries: %s: a direct parser in build %d", f->name, (int) isa);
-		CHECK(f->detect >= 1 && f->detect <= 5 && !(seen & (1u << f->detect)),
+		CHECK(f->detect >= 1 && f->detect <= 13 && !(seen & (1u << f->detect)),
 			  "entries: %s: a place of its own in detection order", f->name);
 		seen |= 1u << f->detect;
 	}
@@ -435,19 +460,28 @@ test_formats_options(void)
 		  "options: unknown word");
 	CHECK(lp_parse_options("Skip", 4, &fl, &w, &wn) == LP_OPTS_UNKNOWN, "options: case matters");
 	CHECK(lp_parse_options("skip,", 5, &fl, &w, &wn) == LP_OPTS_UNKNOWN && wn == 0, "options: an empty word");
-	CHECK(strcmp(lp_option_names(), "skip, error, templates, query") == 0, "options: the names");
+	CHECK(strcmp(lp_option_names(), "skip, error, templates, query, host, unescape") == 0,
+		  "options: the names");
 	for (o = lp_options; o->name && o->flag != LP_PARSE_KEEP_QUERY; o++)
 		;
 	CHECK(o->name != NULL && o->lines_only, "options: query is for lines only");
 
-	g = lp_format_guess(GOOD_HEAD "0.214", strlen(GOOD_HEAD "0.214"));
+	g = lp_format_guess(GOOD_HEAD "0.214", strlen(GOOD_HEAD "0.214"), NULL);
 	CHECK(g && strcmp(g->name, "combined") == 0, "guess: combined");
-	g = lp_format_guess(GOOD_HEAD "214", strlen(GOOD_HEAD "214"));
+	g = lp_format_guess(GOOD_HEAD "214", strlen(GOOD_HEAD "214"), NULL);
 	CHECK(g && strcmp(g->name, "combined_us") == 0, "guess: an integer request time is combined_us");
-	g = lp_format_guess(GOOD_HEAD "-", strlen(GOOD_HEAD "-"));
+	g = lp_format_guess(GOOD_HEAD "-", strlen(GOOD_HEAD "-"), NULL);
 	CHECK(g && strcmp(g->name, "combined") == 0, "guess: a combined line with a bad request time");
-	CHECK(lp_format_guess("a b c", 5) == NULL, "guess: no guess");
-	CHECK(lp_format_guess("2026-11-07T12:00:05 GET /a x", 28) == NULL, "guess: a default line stays");
+	CHECK(lp_format_guess("a b c", 5, NULL) == NULL, "guess: no guess");
+	{
+		const char *hl = "10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 \"GET /index.html HTTP/1.1\"";
+
+		g = lp_format_guess(hl, strlen(hl), NULL);
+		/* the presets are not named: a default line's errors stay 1.1's */
+		CHECK(g && strcmp(g->name, "combined") == 0, "guess: a haproxy line is named as in 1.1 (got %s)",
+			  g ? g->name : "none");
+	}
+	CHECK(lp_format_guess("2026-11-07T12:00:05 GET /a x", 28, NULL) == NULL, "guess: a default line stays");
 }
 
 /* The names of the combined parser's builds (lp_isa): base, avx2. */
@@ -841,6 +875,12 @@ test_formats_direct(void)
 		lp_gen		g;
 		int			i;
 
+		/* the formats the generator writes: those with a direct parser */
+		if (!(f->flags & LP_FMT_GENERATE))
+		{
+			CHECK(f->direct == NULL, "direct: %s has none", f->name);
+			continue;
+		}
 		lp_gen_init(&g, 300, 11 + (int64_t) fi);
 		lp_gen_set_format(&g, lp_gen_format_lookup(f->name, strlen(f->name)));
 		for (i = 0; i < 30000; i++)
@@ -987,7 +1027,7 @@ test_formats_detect(void)
 
 		for (i = 0; i < sizes[k]; i++)
 			lens[i] = samples[k][i] ? strlen(samples[k][i]) : 0;
-		f = lp_format_detect(samples[k], lens, sizes[k], &nlines, &nread);
+		f = lp_format_detect(samples[k], lens, sizes[k], NULL, &nlines, &nread);
 		CHECK(want[k] ? (f && strcmp(f->name, want[k]) == 0) : f == NULL, "detect: sample %zu is %s, got %s",
 			  k, want[k] ? want[k] : "none", f ? f->name : "none");
 		CHECK(nlines == want_n[k] && nread == want_read[k], "detect: sample %zu: %zu of %zu lines read",
@@ -1002,7 +1042,7 @@ test_formats_detect(void)
 		size_t		nlines,
 					nread;
 
-		CHECK(lp_format_detect(NULL, NULL, 0, &nlines, &nread) == NULL && nlines == 0,
+		CHECK(lp_format_detect(NULL, NULL, 0, NULL, &nlines, &nread) == NULL && nlines == 0,
 			  "detect: an empty sample");
 	}
 }
