@@ -13,6 +13,7 @@ OBJS = \
 	src/logp95_merge.o \
 	src/logp95_ops.o \
 	src/logp95_parse.o \
+	src/logp95_red.o \
 	src/logp95_report.o \
 	src/logp95_rollup.o \
 	src/logp95_stats.o \

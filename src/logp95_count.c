@@ -163,7 +163,7 @@ logp95_options_named(const char *s, int len, bool lines)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("logp95_agg option \"%s\" applies only to log lines", o->name),
-					 errhint("logp95_agg(route, latency_ms, options) takes: skip, error, templates.")));
+					 errhint("logp95_agg(route, latency_ms, options) takes: skip, error, templates, status, method, ok_latency.")));
 	}
 	return flags;
 }
@@ -214,7 +214,13 @@ logp95_call_set(Logp95Call *call, text *ft, text *ot)
 		call->options = logp95_call_copy(call, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
-	call->direct = call->fmt.format ?
+	call->status = (call->ctx.flags & LP_OPT_STATUS) != 0;
+	call->sopts = ((call->ctx.flags & LP_OPT_METHOD) ? LP_SOPT_METHOD : 0) |
+		((call->ctx.flags & LP_OPT_OK_LATENCY) ? LP_SOPT_OK_LATENCY : 0);
+	if (call->status)
+		call->ctx.flags |= LP_PARSE_FIELDS;	/* the status and the method */
+	/* counting statuses takes the entry's parser, which returns them */
+	call->direct = call->fmt.format && !call->status ?
 		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags) : NULL;
 	call->may_build = call->fmt.format &&
 		lp_format_may_build(call->fmt.format, call->ctx.flags);
@@ -258,4 +264,68 @@ logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out)
 	if (!logp95_skip_malformed_policy(call->ctx.flags))
 		logp95_line_error(fmt, &call->ctx, line, len);
 	return false;
+}
+
+/* ---------- counting statuses (issue 24) ---------- */
+
+/* See logp95_count.h. */
+bool
+logp95_call_status_line(Logp95Call *call, const char *line, size_t len,
+						const char **route, size_t *route_len, int64 *value, int *cls)
+{
+	const lp_format_def *fmt = call->fmt.format;
+	lp_result	lf;
+	lp_status	ps;
+
+	if (call->may_build)
+		logp95_call_scratch(call, len);
+	lf.has = 0;
+	ps = fmt->parse(line, len, fmt, &call->ctx, &lf);
+	if (likely(ps == LP_ST_OK))
+		*value = lf.latency;
+	else if (ps == LP_ST_NO_LATENCY && (lf.has & LP_HAS_STATUS) && (lf.has & LP_HAS_ROUTE))
+		*value = -1;			/* a response without a latency: requests, not the histogram */
+	else
+	{
+		if (!logp95_skip_malformed_policy(call->ctx.flags))
+			logp95_line_error(fmt, &call->ctx, line, len);
+		return false;
+	}
+	*cls = (lf.has & LP_HAS_STATUS) ? lp_status_class(lf.status) : LP_CLASS_UNKNOWN;
+	*route = lf.route;
+	*route_len = lf.route_len;
+	if ((call->sopts & LP_SOPT_METHOD) && (lf.has & LP_HAS_METHOD))
+	{
+		size_t		need = lf.method_len + 1 + lf.route_len;
+
+		if (need > call->mcap)
+		{
+			if (call->mbuf)
+				pfree(call->mbuf);
+			call->mcap = Max(need, Max(2 * call->mcap, 256));
+			call->mbuf = MemoryContextAllocHuge(call->cxt, call->mcap);
+		}
+		memcpy(call->mbuf, lf.method, lf.method_len);
+		call->mbuf[lf.method_len] = ' ';
+		memcpy(call->mbuf + lf.method_len + 1, lf.route, lf.route_len);
+		*route = call->mbuf;
+		*route_len = need;
+	}
+	return true;
+}
+
+/* See logp95_count.h. */
+void
+logp95_count_status(lp_state *st, Logp95Call *call, const char *line, size_t len)
+{
+	const char *route;
+	size_t		route_len;
+	int64		value;
+	int			cls;
+
+	logp95_check(lp_state_use_options(st, call->sopts));
+	if (logp95_call_status_line(call, line, len, &route, &route_len, &value, &cls))
+		logp95_check(lp_state_add_status(st, route, route_len, value, cls));
+	else
+		logp95_check(lp_state_add_malformed(st, 1));
 }

@@ -75,7 +75,26 @@ typedef struct Logp95Call
 	unsigned	dflags;			/* the flags it is given */
 	bool		may_build;		/* the entry's parser may build a route in
 								 * ctx.buf (lp_format_may_build) */
+	bool		status;			/* the options count statuses (LP_OPT_STATUS) */
+	unsigned	sopts;			/* and record these (LP_SOPT_*) */
+	char	   *mbuf;			/* "METHOD route" keys are built here */
+	size_t		mcap;			/* bytes at mbuf */
 } Logp95Call;
+
+/*
+ * Read line[0 .. len) of a call that counts statuses (call->status): true
+ * with the route (built as "METHOD route" with the option method; valid
+ * until the next line), the latency (-1 for a line with a status but no
+ * latency) and the status class, false for a malformed line in skip mode
+ * (the caller counts one malformed line); in error mode a malformed line
+ * raises its 22P02.
+ */
+extern bool logp95_call_status_line(Logp95Call *call, const char *line, size_t len,
+									const char **route, size_t *route_len,
+									int64 *value, int *cls);
+
+/* logp95_count_format_line for a call that counts statuses: out of line. */
+extern void logp95_count_status(lp_state *st, Logp95Call *call, const char *line, size_t len);
 
 /*
  * The call site's format (text argument fmt_argno, or -1 for (route,
@@ -235,6 +254,13 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 			n = m;
 		}
 	}
+	if (unlikely(call && call->status))
+	{
+		/* a row without a status: its class is unknown */
+		logp95_check(lp_state_use_options(st, call->sopts));
+		logp95_check(lp_state_add_status(st, r, n, latency, LP_CLASS_UNKNOWN));
+		return;
+	}
 	logp95_check(lp_state_add_pipelined(st, r, n, latency));
 }
 
@@ -260,6 +286,11 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
+	if (unlikely(call->status))
+	{
+		logp95_count_status(st, call, line, len);
+		return;
+	}
 	/*
 	 * The format's direct parser, when it has one for these options, and
 	 * the route counted as it stands.  A line it does not count (malformed,

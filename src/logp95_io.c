@@ -34,6 +34,7 @@ logp95_check_encoded(const uint8 *buf, size_t len)
 
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		return "The header is invalid.";
+	r.all = 1;
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -192,6 +193,7 @@ logp95_import(const uint8 *buf, size_t len, int src, const char *str)
 	/* the structure, and every route valid where it comes from */
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		logp95_input_error(str, "The header is invalid.");
+	r.all = 1;
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -229,6 +231,8 @@ logp95_import(const uint8 *buf, size_t len, int src, const char *str)
 	if (st == NULL)
 		logp95_check(LP_ENOMEM);
 	lp_reader_init(&r, buf, len);
+	r.all = 1;					/* every route, and the options, of a version 2 state */
+	logp95_check(lp_state_join_options(st, r.sopts, 0));
 	logp95_check(lp_state_add_malformed(st, r.malformed));
 	while (lp_reader_next(&r, &rv) == 1)
 	{
