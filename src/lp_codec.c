@@ -247,7 +247,8 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int checks)
 	r->prevlen = rv->keylen;
 	r->left--;
 	/* every length was checked against what is left before it was skipped */
-	LP_ASSERT(r->p <= r->end && rv->pairs + rv->pairs_len == r->p);
+	LP_ASSERT(r->p <= r->end && (rv->has_red ? rv->pairs + rv->pairs_len + 7 <= r->p :
+								  rv->pairs + rv->pairs_len == r->p));
 	return 1;
 }
 
@@ -744,14 +745,9 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 			prev = pairs[j].value;
 		}
 		LP_ASSERT(total == r->hist.total);
-		if (r->keylen > SIZE_MAX / 2 ||
-			(rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen +
+		if ((rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen +
 									(red ? lp_red_len(&st->red[r->red]) : 0))) != LP_OK)
-		{
-			if (rc == LP_OK)
-				rc = LP_ETOOBIG;
 			goto done;
-		}
 		start = b.len;
 		b.len += lp_put_route_head(b.data + b.len, r->key, r->keylen, np, plen);
 		prev = 0;

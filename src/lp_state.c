@@ -372,11 +372,12 @@ lp_state_join_options(lp_state *st, unsigned sopts, int other_empty)
 {
 	if (st->sopts != sopts)
 	{
-		if (other_empty)
+		if (lp_state_empty(st))
+			st->sopts = sopts;	/* an empty state takes them */
+		else if (other_empty)
 			return LP_OK;
-		if (!lp_state_empty(st))
+		else
 			return LP_EOPTIONS;
-		st->sopts = sopts;
 	}
 	return sopts ? lp_state_count_status(st) : LP_OK;
 }
