@@ -406,17 +406,14 @@ lp_red_add(lp_red *rd, const lp_red *add)
 
 /* See lp_state.h. */
 int
-lp_state_add_status(lp_state *st, const char *key, size_t keylen, int64_t value, int cls)
+lp_state_add_status_slow(lp_state *st, const char *key, size_t keylen, int64_t value, int cls)
 {
 	lp_route   *r;
 	lp_red	   *rd;
 	int			rc;
 
 	LP_ASSERT(st->status && cls >= 0 && cls < LP_CLASSES);
-	if ((rc = lp_state_flush(st)) != LP_OK)
-		return rc;
-	r = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
-	if (!r && (rc = lp_state_route(st, key, keylen, &r)) != LP_OK)
+	if ((rc = lp_state_route(st, key, keylen, &r)) != LP_OK)	/* flushes first */
 		return rc;
 	rd = &st->red[r->red];
 	if (lp_red_requests(rd) >= (uint64_t) INT64_MAX)

@@ -154,8 +154,12 @@ lp_state_use_options(lp_state *st, unsigned sopts)
  * value unless the state records LP_SOPT_OK_LATENCY and cls is 5xx.
  * LP_EOVERFLOW when the route's requests would pass INT64_MAX.
  */
-extern int	lp_state_add_status(lp_state *st, const char *key, size_t keylen,
-								int64_t value, int cls);
+static LP_ALWAYS_INLINE int lp_state_add_status(lp_state *st, const char *key, size_t keylen,
+												int64_t value, int cls);
+
+/* lp_state_add_status's out-of-line path: a new route, a count near INT64_MAX. */
+extern int	lp_state_add_status_slow(lp_state *st, const char *key, size_t keylen,
+									 int64_t value, int cls);
 
 /* The requests of a route's status counts (at most INT64_MAX: checked when counted). */
 static inline uint64_t
@@ -351,6 +355,52 @@ lp_state_add_pipelined(lp_state *st, const char *key, size_t keylen, int64_t val
 		return lp_state_add_slow(st, key, keylen, value);
 	if ((uint64_t) value >= r->hist.dense_cap)
 		return lp_hist_add(&st->alloc, &r->hist, value, 1);
+#if defined(__GNUC__)
+	__builtin_prefetch(&r->hist.dense[value], 1);
+#endif
+	st->pend = &r->hist;
+	st->pend_value = value;
+	return LP_OK;
+}
+
+/*
+ * See its declaration above: the per-row path of a state that counts
+ * statuses, pipelined as lp_state_add_pipelined (the histogram's count one
+ * row behind, its cache line prefetched); the status counts at once.
+ */
+static LP_ALWAYS_INLINE int
+lp_state_add_status(lp_state *st, const char *key, size_t keylen, int64_t value, int cls)
+{
+	lp_route   *r = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
+	lp_red	   *rd;
+	int			rc = lp_state_flush(st);
+
+	if (rc != LP_OK)
+		return rc;
+	if (!r)
+		return lp_state_add_status_slow(st, key, keylen, value, cls);
+	LP_ASSERT(st->status && cls >= 0 && cls < LP_CLASSES && r->red < st->nred);
+	rd = &st->red[r->red];
+	if (lp_red_requests(rd) >= (uint64_t) INT64_MAX)
+		return LP_EOVERFLOW;
+	if (cls == LP_CLASS_5XX && (st->sopts & LP_SOPT_OK_LATENCY))
+	{
+		rd->cls[cls]++;			/* requests and errors count it, the histogram not */
+		return LP_OK;
+	}
+	if (value < 0)
+	{
+		rd->cls[cls]++;
+		rd->nolat++;
+		return LP_OK;
+	}
+	if ((uint64_t) value >= r->hist.dense_cap)
+	{
+		if ((rc = lp_hist_add(&st->alloc, &r->hist, value, 1)) == LP_OK)
+			rd->cls[cls]++;
+		return rc;
+	}
+	rd->cls[cls]++;				/* and the histogram's count at the next row */
 #if defined(__GNUC__)
 	__builtin_prefetch(&r->hist.dense[value], 1);
 #endif

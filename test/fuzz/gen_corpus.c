@@ -241,6 +241,7 @@ main(int argc, char **argv)
 	lp_state_add_status(st, "/b", 2, 300, LP_CLASS_UNKNOWN);
 	lp_state_add_status(st, "/nolat", 6, -1, 0);
 	lp_state_add_malformed(st, 2);
+	lp_state_flush(st);
 	put_state("red-status", st);
 	st = lp_state_create(&alloc);
 	lp_state_use_options(st, LP_SOPT_METHOD | LP_SOPT_OK_LATENCY);
@@ -248,6 +249,7 @@ main(int argc, char **argv)
 	lp_state_add_status(st, "GET /a", 6, 60000, 4);
 	lp_state_add_status(st, "PUT /a", 6, 60000, 4);
 	lp_state_add_status(st, "PUT /a", 6, -1, 2);
+	lp_state_flush(st);
 	put_state("red-method-ok_latency", st);
 	st = lp_state_create(&alloc);
 	lp_state_use_options(st, LP_SOPT_METHOD);

@@ -64,6 +64,8 @@ red_state(unsigned sopts, int first, int nroutes, int lines, int nolat_every,
 		rc = lp_state_add_status(st, red_keys[k], strlen(red_keys[k]), v, cls);
 		if (!CHECK(rc == LP_OK, "red: add_status returned %d", rc))
 			break;
+		if (i % 1000 == 999)
+			CHECK(lp_state_flush(st) == LP_OK, "red: flush");	/* now and then, mid-way */
 		if (ref)
 		{
 			ref->cls[k][cls]++;
@@ -75,6 +77,7 @@ red_state(unsigned sopts, int first, int nroutes, int lines, int nolat_every,
 				ref->hist[k]++;
 		}
 	}
+	CHECK(lp_state_flush(st) == LP_OK, "red: flush");
 	return st;
 }
 
@@ -168,6 +171,7 @@ test_red_codec(void)
 			ref.nolat[7] += 1;
 		else
 			ref.nolat[7] += 2;
+		CHECK(lp_state_flush(st) == LP_OK, "red: flush");
 		CHECK(lp_state_check(st) == NULL, "%s: state check: %s", what, lp_state_check(st));
 		enc = encode(st, &len);
 		CHECK(enc[0] == LP_CODEC_VERSION_RED, "%s: version 2", what);
@@ -199,12 +203,14 @@ test_red_codec(void)
 		CHECK(lp_state_add_slow(plain, red_keys[n % 5], strlen(red_keys[n % 5]), n * 7 % 901) == LP_OK,
 			  "red: add plain");
 	}
+	CHECK(lp_state_flush(st) == LP_OK && lp_state_flush(plain) == LP_OK, "red: flush");
 	enc = encode(st, &len);
 	penc = encode(plain, &plen);
 	CHECK(enc[0] == LP_CODEC_VERSION, "red: only unknown is version 1");
 	CHECK_SAME_ENC(enc, len, penc, plen, "red: only unknown, the bytes of a plain state");
 	/* one line without a latency makes it version 2 */
-	CHECK(lp_state_add_status(st, "/a", 2, -1, LP_CLASS_UNKNOWN) == LP_OK, "red: add no latency");
+	CHECK(lp_state_add_status(st, "/a", 2, -1, LP_CLASS_UNKNOWN) == LP_OK &&
+		  lp_state_flush(st) == LP_OK, "red: add no latency");
 	g_alloc.free(g_alloc.ctx, enc);
 	enc = encode(st, &len);
 	CHECK(enc[0] == LP_CODEC_VERSION_RED, "red: a line without latency is version 2");
@@ -545,7 +551,8 @@ test_red_run(void)
 					  "red run: add");
 			}
 			CHECK(lp_run_add_malformed(r, run) == LP_OK &&
-				  lp_state_add_malformed(st, run) == LP_OK, "red run: malformed");
+				  lp_state_add_malformed(st, run) == LP_OK &&
+				  lp_state_flush(st) == LP_OK, "red run: malformed");
 			want = encode(st, &lw);
 			if (CHECK(lp_run_encode(r, &g_alloc, 0, SIZE_MAX / 4, &got, &lg) == LP_OK,
 					  "red run: encode"))
