@@ -219,9 +219,13 @@ logp95_call_set(Logp95Call *call, text *ft, text *ot)
 		((call->ctx.flags & LP_OPT_OK_LATENCY) ? LP_SOPT_OK_LATENCY : 0);
 	if (call->status)
 		call->ctx.flags |= LP_PARSE_FIELDS;	/* the status and the method */
-	/* counting statuses takes the entry's parser, which returns them */
-	call->direct = call->fmt.format && !call->status ?
-		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags) : NULL;
+	/*
+	 * counting statuses takes a direct parser that returns them too, when
+	 * the format has one, else the entry's parser
+	 */
+	call->direct = !call->fmt.format ? NULL : call->status ?
+		lp_format_direct_fields(call->fmt.format, call->ctx.flags, &call->dflags) :
+		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags);
 	call->may_build = call->fmt.format &&
 		lp_format_may_build(call->fmt.format, call->ctx.flags);
 }
@@ -276,7 +280,21 @@ logp95_call_status_line(Logp95Call *call, const char *line, size_t len,
 	const lp_format_def *fmt = call->fmt.format;
 	lp_result	lf;
 	lp_status	ps;
+	lp_row		row;
 
+	if (likely(call->direct != NULL) && call->direct(line, len, call->dflags, &row))
+	{
+		/* the usual line, with its status and method (lp_format_direct_fields) */
+		lf.has = LP_HAS_ROUTE | LP_HAS_LATENCY | (row.status ? LP_HAS_STATUS : 0) |
+			(row.method ? LP_HAS_METHOD : 0);
+		lf.route = row.route;
+		lf.route_len = row.route_len;
+		lf.status = row.status;
+		lf.method = row.method;
+		lf.method_len = row.method_len;
+		*value = row.latency;
+		goto counted;
+	}
 	if (call->may_build)
 		logp95_call_scratch(call, len);
 	lf.has = 0;
@@ -291,6 +309,7 @@ logp95_call_status_line(Logp95Call *call, const char *line, size_t len,
 			logp95_line_error(fmt, &call->ctx, line, len);
 		return false;
 	}
+counted:
 	*cls = (lf.has & LP_HAS_STATUS) ? lp_status_class(lf.status) : LP_CLASS_UNKNOWN;
 	*route = lf.route;
 	*route_len = lf.route_len;

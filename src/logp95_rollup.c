@@ -202,7 +202,8 @@ logp95_rollup_receive(TupleTableSlot *slot, DestReceiver *self)
 		pg_detoast_datum_packed(t) : t;
 	s = VARDATA_ANY(line);
 	len = VARSIZE_ANY_EXHDR(line);
-	if (likely(r->call->direct != NULL && r->call->direct(s, len, r->call->dflags, &row)))
+	if (likely(r->call->direct != NULL) && !r->call->status &&
+		r->call->direct(s, len, r->call->dflags, &row))
 	{
 		/* the usual line: parsed once, for its time and its route */
 		logp95_rollup_bucket(r, logp95_rollup_time_of(r, s, len, &row, &ts) ?

@@ -661,6 +661,17 @@ LP_CI(lp_combined_direct)(const char *line, size_t len, unsigned flags, lp_row *
 	out->latency = cl.latency;
 	out->time = cl.time;
 	out->time_len = cl.time_len;
+	if (flags & LP_PARSE_FIELDS)
+	{
+		/* counting statuses: the status and the method too, as the entry's parser finds them */
+		lp_result	r;
+
+		r.has = 0;
+		lp_combined_fields(line, len, LP_ST_OK, &cl, &r);
+		out->status = (r.has & LP_HAS_STATUS) ? r.status : 0;
+		out->method = (r.has & LP_HAS_METHOD) ? r.method : NULL;
+		out->method_len = (r.has & LP_HAS_METHOD) ? r.method_len : 0;
+	}
 	return 1;
 }
 

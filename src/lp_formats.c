@@ -78,6 +78,18 @@ lp_format_direct(const lp_format_def *fmt, unsigned opts, unsigned *flags)
 }
 
 /* See lp_formats.h. */
+lp_direct_fn
+lp_format_direct_fields(const lp_format_def *fmt, unsigned opts, unsigned *flags)
+{
+	lp_direct_fn fn;
+
+	if (fmt->family != LP_FAMILY_COMBINED || !(fn = lp_format_direct(fmt, opts, flags)))
+		return NULL;
+	*flags |= LP_PARSE_FIELDS;
+	return fn;
+}
+
+/* See lp_formats.h. */
 int
 lp_format_may_build(const lp_format_def *fmt, unsigned opts)
 {

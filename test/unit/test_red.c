@@ -2,6 +2,8 @@
 #include "test_harness.h"
 
 #include "lp_arith.h"
+#include "lp_formats.h"
+#include "lp_gen.h"
 #include "lp_partial.h"
 #include "lp_run.h"
 
@@ -564,5 +566,90 @@ test_red_run(void)
 			lp_state_free(st);
 		}
 		lp_run_free(r);
+	}
+}
+
+/*
+ * The direct parser that counting statuses takes (lp_format_direct_fields)
+ * finds the status and method the entry's parser finds with
+ * LP_PARSE_FIELDS, on generated lines of every combined format and on
+ * edge lines; formats of other families have none.
+ */
+void
+test_red_direct_fields(void)
+{
+	static const char *const names[] = {"combined", "combined_query", "combined_us", "combined_us_query"};
+	static const char *const edges[] = {
+		"1.2.3.4 - - [07/Nov/2026:00:50:00 +0000] \"GET /a HTTP/1.1\" 999 5 \"-\" \"x\" 0.010",
+		"1.2.3.4 - - [07/Nov/2026:00:50:00 +0000] \"GET /a HTTP/1.1\" 000 5 \"-\" \"x\" 0.010",
+		"1.2.3.4 - - [07/Nov/2026:00:50:00 +0000] \"GET /a HTTP/1.1\" 20 5 \"-\" \"x\" 0.010",
+		"1.2.3.4 - - [07/Nov/2026:00:50:00 +0000] \"GET /a HTTP/1.1\" 2000 5 \"-\" \"x\" 0.010",
+		"1.2.3.4 - - [07/Nov/2026:00:50:00 +0000] \"PATCH /a?q=\\\"x\\\" HTTP/1.1\"\t503 5 \"-\" \"x\" 60.000",
+		"1.2.3.4 - - [07/Nov/2026:00:50:00 +0000] \"GET /a HTTP/1.1\" 101 5 \"-\" \"x\" 1\r",
+		"1.2.3.4 - - [07/Nov/2026:00:50:00 +0000] \"M /a HTTP/1.1\" 1x1 5 \"-\" \"x\" 1",
+	};
+	size_t		f,
+				i;
+	lp_gen		g;
+	char		buf[LP_GEN_MAXLINE];
+	int			compared = 0;
+
+	for (f = 0; f < sizeof(names) / sizeof(names[0]); f++)
+	{
+		const lp_format_def *fmt = lp_format_lookup(names[f], strlen(names[f]));
+		unsigned	dflags = 0;
+		lp_direct_fn fn;
+		lp_parse_ctx ctx = {LP_PARSE_FIELDS, NULL};
+
+		if (!CHECK(fmt != NULL, "direct fields: format %s", names[f]))
+			continue;
+		fn = lp_format_direct_fields(fmt, 0, &dflags);
+		if (!CHECK(fn != NULL && (dflags & LP_PARSE_FIELDS), "direct fields: %s has one", names[f]))
+			continue;
+		lp_gen_init(&g, 50, 11 + (int64_t) f);
+		lp_gen_set_format(&g, lp_gen_format_lookup(names[f], strlen(names[f])));
+		for (i = 0; i < 3000 + sizeof(edges) / sizeof(edges[0]); i++)
+		{
+			const char *line;
+			size_t		n;
+			lp_row		row;
+			lp_result	r;
+			char		scratch[2 * LP_GEN_MAXLINE + 2];
+
+			if (i < 3000)
+			{
+				n = lp_gen_line(&g, (int64_t) i, buf);
+				line = buf;
+			}
+			else
+			{
+				line = edges[i - 3000];
+				n = strlen(line);
+			}
+			ctx.buf = scratch;
+			memset(&r, 0, sizeof(r));
+			if (!fn(line, n, dflags, &row))
+				continue;		/* the entry's parser decides those */
+			CHECK(fmt->parse(line, n, fmt, &ctx, &r) == LP_ST_OK, "direct fields: %s line %zu parses",
+				  names[f], i);
+			CHECK(row.status == ((r.has & LP_HAS_STATUS) ? r.status : 0),
+				  "direct fields: %s line %zu: status %d, entry %d", names[f], i, row.status,
+				  (r.has & LP_HAS_STATUS) ? r.status : 0);
+			CHECK((row.method == NULL) == !(r.has & LP_HAS_METHOD) &&
+				  (!row.method || (row.method_len == r.method_len &&
+								   memcmp(row.method, r.method, r.method_len) == 0)),
+				  "direct fields: %s line %zu: method", names[f], i);
+			CHECK(row.latency == r.latency && row.route_len == r.route_len &&
+				  memcmp(row.route, r.route, r.route_len) == 0,
+				  "direct fields: %s line %zu: route and latency", names[f], i);
+			compared++;
+		}
+	}
+	CHECK(compared > 4 * 2900, "direct fields: %d lines compared", compared);
+	{
+		unsigned	dflags = 0;
+
+		CHECK(lp_format_direct_fields(LP_FORMAT_DEFAULT, 0, &dflags) == NULL,
+			  "direct fields: the default format has none");
 	}
 }
