@@ -226,6 +226,8 @@ logp95_call_set(Logp95Call *call, text *ft, text *ot)
 	call->direct = !call->fmt.format ? NULL : call->status ?
 		lp_format_direct_fields(call->fmt.format, call->ctx.flags, &call->dflags) :
 		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags);
+	if (call->direct && (call->sopts & LP_SOPT_METHOD))
+		call->dflags |= LP_PARSE_FIELDS;	/* the method too */
 	call->may_build = call->fmt.format &&
 		lp_format_may_build(call->fmt.format, call->ctx.flags);
 }

@@ -288,6 +288,25 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	line = logp95_line_arg(fcinfo, &len);
 	if (unlikely(call->status))
 	{
+		/*
+		 * counting statuses: the usual line, keyed by its route, inline;
+		 * the rest (a method to put in the key, a line the direct parser
+		 * does not count) out of line
+		 */
+		lp_row		row;
+
+		if (likely(call->direct != NULL) && !(call->sopts & LP_SOPT_METHOD) &&
+			call->direct(line, len, call->dflags, &row))
+		{
+			int			rc = lp_state_use_options(st, call->sopts);
+
+			if (likely(rc == LP_OK))
+				rc = lp_state_add_status(st, row.route, row.route_len, row.latency,
+										 lp_status_class(row.status));
+			if (unlikely(rc != LP_OK))
+				logp95_check(rc);
+			return;
+		}
 		logp95_count_status(st, call, line, len);
 		return;
 	}

@@ -81,12 +81,9 @@ lp_format_direct(const lp_format_def *fmt, unsigned opts, unsigned *flags)
 lp_direct_fn
 lp_format_direct_fields(const lp_format_def *fmt, unsigned opts, unsigned *flags)
 {
-	lp_direct_fn fn;
-
-	if (fmt->family != LP_FAMILY_COMBINED || !(fn = lp_format_direct(fmt, opts, flags)))
+	if (fmt->family != LP_FAMILY_COMBINED || !lp_format_direct(fmt, opts, flags))
 		return NULL;
-	*flags |= LP_PARSE_FIELDS;
-	return fn;
+	return lp_combined_direct_fields[lp_simd_isa];
 }
 
 /* See lp_formats.h. */

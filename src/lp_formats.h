@@ -39,9 +39,9 @@ extern lp_direct_fn lp_format_direct(const lp_format_def *fmt, unsigned opts, un
 
 /*
  * lp_format_direct for a call that counts statuses (issue 24): a direct
- * parser that also returns the status and the method (lp_row, given
- * LP_PARSE_FIELDS in *flags), or NULL when fmt's has none (the combined
- * family's has).
+ * parser that also returns the status (lp_row.status), and the method
+ * (lp_row.method) when the caller adds LP_PARSE_FIELDS to *flags, or NULL
+ * when fmt has none (the combined family has).
  */
 extern lp_direct_fn lp_format_direct_fields(const lp_format_def *fmt, unsigned opts,
 											unsigned *flags);
