@@ -81,6 +81,13 @@ SELECT logp95_agg(l, 'default', 'status')::text = logp95_agg(l)::text AS default
        logp95_agg(l, 'default', 'status') = logp95_agg(l) AS equal
 FROM logp95_generate(2000, 10, 3) l;
 
+-- (route, latency_ms) rows have no status: 'status' writes the plain state;
+-- 'method' has no method to add but is recorded
+SELECT logp95_agg(r, ms, 'status')::text = logp95_agg(r, ms)::text AS pairs_status_is_plain,
+       left(logp95_agg(r, ms, 'method')::text, 6) AS pairs_method_header,
+       (SELECT sum(unknown) FROM logp95_status(logp95_agg(r, ms, 'method'))) AS pairs_unknown
+FROM (VALUES ('/a', 5::bigint), ('/a', 7), ('/b', 1)) v(r, ms);
+
 -- ---- logp95_red: rate, errors, error share, duration ----
 CREATE TABLE red_want_red AS
 WITH ranked AS (
