@@ -894,3 +894,32 @@ ROWS 1;
 
 COMMENT ON FUNCTION logp95_parse(bytea, text) IS
 'logp95_parse(line, format) of a line given as bytes: the same row for a valid line; method, route and problem keep their valid characters and write other bytes as \xHH';
+
+-- ---------------------------------------------------------------------
+-- RED (issue 24): status classes per route beside the latency.
+-- ---------------------------------------------------------------------
+-- logp95_agg(line, format, 'status') counts the responses of each route by
+-- status class (the options method and ok_latency imply it); a state that
+-- counts statuses with something to say, or records options, is written in
+-- encoding version 2, which the 1.1 library cannot read (docs/reliability.md).
+
+CREATE FUNCTION logp95_status(state logp95_state)
+RETURNS TABLE(route text, requests bigint, s1xx bigint, s2xx bigint, s3xx bigint,
+			  s4xx bigint, s5xx bigint, unknown bigint)
+AS 'MODULE_PATHNAME', 'logp95_status'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+ROWS 100;
+
+COMMENT ON FUNCTION logp95_status(logp95_state) IS
+'responses of every route by status class: requests counts every line, with a latency or not; unknown counts lines without a status and every request of a state counted without the option status';
+
+CREATE FUNCTION logp95_red(state logp95_state, seconds float8 DEFAULT NULL)
+RETURNS TABLE(route text, requests bigint, per_second float8, errors bigint,
+			  error_share float8, p50_ms bigint, p95_ms bigint, p99_ms bigint,
+			  max_ms bigint)
+AS 'MODULE_PATHNAME', 'logp95_red'
+LANGUAGE C IMMUTABLE PARALLEL SAFE
+ROWS 100;
+
+COMMENT ON FUNCTION logp95_red(logp95_state, float8) IS
+'rate, errors and duration of every route: requests, requests per second over the given seconds (NULL without), 5xx errors and their share, and the latency percentiles of the route''s histogram';

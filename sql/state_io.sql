@@ -41,7 +41,7 @@ SELECT '010000'::logp95_state;
 SELECT '\x010'::logp95_state;
 SELECT '\x01zz00'::logp95_state;
 SELECT '\x'::logp95_state;
-SELECT '\x020000'::logp95_state;                   -- unknown version
+SELECT '\x030000'::logp95_state;                   -- unknown version
 SELECT '\x010001022f610102050'::logp95_state;      -- odd digits
 SELECT '\x010001022f6101020501ff'::logp95_state;   -- trailing bytes
 SELECT '\x010001022f610102'::logp95_state;         -- truncated

@@ -209,6 +209,13 @@ logp95_check(int rc)
 					 errmsg("logp95 malformed line count is out of range for type bigint"),
 					 errdetail("The malformed lines of the states add up past 9223372036854775807.")));
 			break;
+		case LP_EOPTIONS:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cannot merge logp95 states counted with different options"),
+					 errdetail("The options method and ok_latency change what a state counts, and the two states were not counted with the same ones."),
+					 errhint("Count the lines of both states with the same logp95_agg options.")));
+			break;
 		case LP_ETOOBIG:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

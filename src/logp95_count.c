@@ -96,7 +96,7 @@ logp95_problem(lp_status st, const lp_result *r)
 /* See logp95_count.h. */
 bool
 logp95_route_logged(const lp_format_def *fmt, const lp_parse_ctx *ctx, const char *line,
-					size_t len, lp_result *r)
+					size_t len, lp_status st, lp_result *r)
 {
 	lp_parse_ctx logged;
 
@@ -104,7 +104,7 @@ logp95_route_logged(const lp_format_def *fmt, const lp_parse_ctx *ctx, const cha
 		return false;
 	logged = *ctx;
 	logged.flags |= LP_PARSE_LOGGED;
-	if (fmt->parse(line, len, fmt, &logged, r) != LP_ST_OK)
+	if (fmt->parse(line, len, fmt, &logged, r) != st)
 		elog(ERROR, "log line parsed again as logged did not parse");
 	return true;
 }
@@ -200,7 +200,7 @@ logp95_options_named(const char *s, int len, bool lines)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("logp95_agg option \"%s\" applies only to log lines", o->name),
-					 errhint("logp95_agg(route, latency_ms, options) takes: skip, error, templates.")));
+					 errhint("logp95_agg(route, latency_ms, options) takes: skip, error, templates, status, method, ok_latency.")));
 	}
 	return flags;
 }
@@ -255,8 +255,20 @@ logp95_call_set(Logp95Call *call, text *ft, text *ot)
 							 LP_HAS_ROUTE | LP_HAS_LATENCY |
 							 ((call->ctx.flags & LP_PARSE_HOST) ? LP_HAS_HOST : 0),
 							 call->cxt);
-	call->direct = call->fmt.format ?
-		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags) : NULL;
+	call->status = (call->ctx.flags & LP_OPT_STATUS) != 0;
+	call->sopts = ((call->ctx.flags & LP_OPT_METHOD) ? LP_SOPT_METHOD : 0) |
+		((call->ctx.flags & LP_OPT_OK_LATENCY) ? LP_SOPT_OK_LATENCY : 0);
+	if (call->status)
+		call->ctx.flags |= LP_PARSE_FIELDS;	/* the status and the method */
+	/*
+	 * counting statuses takes a direct parser that returns them too, when
+	 * the format has one, else the entry's parser
+	 */
+	call->direct = !call->fmt.format ? NULL : call->status ?
+		lp_format_direct_fields(call->fmt.format, call->ctx.flags, &call->dflags) :
+		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags);
+	if (call->direct && (call->sopts & LP_SOPT_METHOD))
+		call->dflags |= LP_PARSE_FIELDS;	/* the method too */
 	call->may_build = call->fmt.format &&
 		lp_format_may_build(call->fmt.format, call->ctx.flags);
 }
@@ -287,18 +299,27 @@ logp95_call_new(MemoryContext cxt, text *format, text *options)
 }
 
 /* See logp95_count.h. */
-bool
+int
 logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out)
 {
 	const lp_format_def *fmt = call->fmt.format;
+	lp_status	st;
 
 	if (call->may_build)
 		logp95_call_scratch(call, len);
-	if (likely(fmt->parse(line, len, fmt, &call->ctx, out) == LP_ST_OK))
-		return true;
+	st = fmt->parse(line, len, fmt, &call->ctx, out);
+	if (likely(st == LP_ST_OK))
+	{
+		/* an unescaped route not valid in the database encoding: as logged */
+		if (unlikely(out->has & LP_HAS_ROUTE_HIGH))
+			logp95_route_logged(fmt, &call->ctx, line, len, st, out);
+		return 1;
+	}
+	if (st == LP_ST_DIRECTIVE)
+		return -1;				/* a W3C header line counts as a NULL line */
 	if (!logp95_skip_malformed_policy(call->ctx.flags))
 		logp95_line_error(fmt, &call->ctx, line, len, false);
-	return false;
+	return 0;
 }
 
 /* See logp95_count.h. */
@@ -318,4 +339,97 @@ logp95_route_escaped(FunctionCallInfo fcinfo, Logp95Call *call, const char *r, s
 	}
 	*n = logp95_bytes_escape(r, *n, call->esc);
 	return call->esc;
+}
+
+/* ---------- counting statuses (issue 24) ---------- */
+
+/* See logp95_count.h. */
+bool
+logp95_call_status_line(Logp95Call *call, const char *line, size_t len,
+						const char **route, size_t *route_len, int64 *value, int *cls)
+{
+	const lp_format_def *fmt = call->fmt.format;
+	lp_result	lf;
+	lp_status	ps;
+	lp_row		row;
+
+	if (likely(call->direct != NULL) && call->direct(line, len, call->dflags, &row))
+	{
+		/* the usual line, with its status and method (lp_format_direct_fields) */
+		lf.has = LP_HAS_ROUTE | LP_HAS_LATENCY | (row.status ? LP_HAS_STATUS : 0) |
+			(row.method ? LP_HAS_METHOD : 0);
+		lf.route = row.route;
+		lf.route_len = row.route_len;
+		lf.status = row.status;
+		lf.method = row.method;
+		lf.method_len = row.method_len;
+		*value = row.latency;
+		goto counted;
+	}
+	if (call->may_build)
+		logp95_call_scratch(call, len);
+	lf.has = 0;
+	ps = fmt->parse(line, len, fmt, &call->ctx, &lf);
+	if (likely(ps == LP_ST_OK))
+		*value = lf.latency;
+	else if (ps == LP_ST_NO_LATENCY && (lf.has & LP_HAS_STATUS) && (lf.has & LP_HAS_ROUTE))
+		*value = -1;			/* a response without a latency: requests, not the histogram */
+	else if (ps == LP_ST_DIRECTIVE)
+	{
+		*route = NULL;			/* a W3C header line counts as a NULL line */
+		return true;
+	}
+	else
+	{
+		if (!logp95_skip_malformed_policy(call->ctx.flags))
+			logp95_line_error(fmt, &call->ctx, line, len, false);
+		return false;
+	}
+	/* an unescaped route not valid in the database encoding: as logged */
+	if (unlikely(lf.has & LP_HAS_ROUTE_HIGH))
+		logp95_route_logged(fmt, &call->ctx, line, len, ps, &lf);
+counted:
+	*cls = (lf.has & LP_HAS_STATUS) ? lp_status_class(lf.status) : LP_CLASS_UNKNOWN;
+	*route = lf.route;
+	*route_len = lf.route_len;
+	if ((call->sopts & LP_SOPT_METHOD) && (lf.has & LP_HAS_METHOD))
+	{
+		size_t		need = lf.method_len + 1 + lf.route_len;
+
+		if (need > call->mcap)
+		{
+			if (call->mbuf)
+				pfree(call->mbuf);
+			call->mcap = Max(need, Max(2 * call->mcap, 256));
+			call->mbuf = MemoryContextAllocHuge(call->cxt, call->mcap);
+		}
+		memcpy(call->mbuf, lf.method, lf.method_len);
+		call->mbuf[lf.method_len] = ' ';
+		memcpy(call->mbuf + lf.method_len + 1, lf.route, lf.route_len);
+		*route = call->mbuf;
+		*route_len = need;
+	}
+	return true;
+}
+
+/* See logp95_count.h. */
+void
+logp95_count_status(lp_state *st, Logp95Call *call, const char *line, size_t len, bool bytes)
+{
+	const char *route;
+	size_t		route_len;
+	int64		value;
+	int			cls;
+
+	logp95_check(lp_state_use_options(st, call->sopts));
+	if (logp95_call_status_line(call, line, len, &route, &route_len, &value, &cls))
+	{
+		if (route == NULL)
+			return;				/* a W3C header line */
+		if (bytes)
+			route = logp95_route_text(NULL, call, route, &route_len);
+		logp95_check(lp_state_add_status(st, route, route_len, value, cls));
+	}
+	else
+		logp95_check(lp_state_add_malformed(st, 1));
 }

@@ -49,7 +49,7 @@ extern char *logp95_problem(lp_status st, const lp_result *r);
  * built only with one).
  */
 extern bool logp95_route_logged(const lp_format_def *fmt, const lp_parse_ctx *ctx,
-								const char *line, size_t len, lp_result *r);
+								const char *line, size_t len, lp_status st, lp_result *r);
 
 /*
  * A line of format `fmt` (parsed with ctx, NULL: no options) that did not
@@ -96,7 +96,28 @@ typedef struct Logp95Call
 	char	   *esc;			/* a bytea line's route with its bytes that
 								 * are not text escaped (logp95_route_text) */
 	size_t		esc_cap;		/* bytes at esc */
+	bool		status;			/* the options count statuses (LP_OPT_STATUS) */
+	unsigned	sopts;			/* and record these (LP_SOPT_*) */
+	char	   *mbuf;			/* "METHOD route" keys are built here */
+	size_t		mcap;			/* bytes at mbuf */
 } Logp95Call;
+
+/*
+ * Read line[0 .. len) of a call that counts statuses (call->status): true
+ * with the route (built as "METHOD route" with the option method; valid
+ * until the next line; NULL for a line that counts as a NULL line, a W3C
+ * header), the latency (-1 for a line with a status but no latency) and
+ * the status class, false for a malformed line in skip mode
+ * (the caller counts one malformed line); in error mode a malformed line
+ * raises its 22P02.
+ */
+extern bool logp95_call_status_line(Logp95Call *call, const char *line, size_t len,
+									const char **route, size_t *route_len,
+									int64 *value, int *cls);
+
+/* logp95_count_format_line for a call that counts statuses: out of line. */
+extern void logp95_count_status(lp_state *st, Logp95Call *call, const char *line, size_t len,
+							   bool bytes);
 
 /*
  * The call site's format (text argument fmt_argno, or -1 for (route,
@@ -118,13 +139,13 @@ extern Logp95Call *logp95_call_new(MemoryContext cxt, text *format, text *option
 
 /*
  * Read line[0 .. len) as logp95_agg(line, format, options) reads it when
- * the call's direct parser did not count it: true with the route and
+ * the call's direct parser did not count it: 1 with the route and
  * latency it counts in *out (the route may lie in the call's scratch
- * buffer, until the next line), false for a malformed line in skip mode
- * (the caller counts one malformed line); in error mode a malformed line
- * raises its 22P02.
+ * buffer, until the next line), 0 for a malformed line in skip mode (the
+ * caller counts one malformed line), -1 for a line that counts as a NULL
+ * line (a W3C header); in error mode a malformed line raises its 22P02.
  */
-extern bool logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out);
+extern int	logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out);
 
 /*
  * The call site's format and options, as logp95_call_get; when both are
@@ -284,6 +305,13 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 			n = m;
 		}
 	}
+	if (unlikely(call && call->status))
+	{
+		/* a row without a status: its class is unknown */
+		logp95_check(lp_state_use_options(st, call->sopts));
+		logp95_check(lp_state_add_status(st, r, n, latency, LP_CLASS_UNKNOWN));
+		return;
+	}
 	logp95_check(lp_state_add_pipelined(st, r, n, latency));
 }
 
@@ -313,6 +341,30 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
+	if (unlikely(call->status))
+	{
+		/*
+		 * counting statuses: the usual line, keyed by its route, inline;
+		 * the rest (a method to put in the key, a line the direct parser
+		 * does not count) out of line
+		 */
+		lp_row		row;
+
+		if (likely(call->direct != NULL) && !(call->sopts & LP_SOPT_METHOD) &&
+			call->direct(line, len, call->dflags, &row))
+		{
+			int			rc = lp_state_use_options(st, call->sopts);
+
+			if (likely(rc == LP_OK))
+				rc = lp_state_add_status(st, row.route, row.route_len, row.latency,
+										 lp_status_class(row.status));
+			if (unlikely(rc != LP_OK))
+				logp95_check(rc);
+			return;
+		}
+		logp95_count_status(st, call, line, len, bytes);
+		return;
+	}
 	/*
 	 * The format's direct parser, when it has one for these options, and
 	 * the route counted as it stands.  A line it does not count (malformed,
@@ -343,7 +395,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 	{
 		/* an unescaped route not valid in the database encoding: as logged */
 		if (unlikely(lf.has & LP_HAS_ROUTE_HIGH))
-			logp95_route_logged(fmt, &call->ctx, line, len, &lf);
+			logp95_route_logged(fmt, &call->ctx, line, len, pst, &lf);
 		if (bytes)
 			lf.route = logp95_route_text(fcinfo, call, lf.route, &lf.route_len);
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));

@@ -31,9 +31,9 @@
 static const char *
 logp95_header_detail(const uint8 *buf, size_t len)
 {
-	if (len >= 1 && buf[0] > LP_CODEC_VERSION)
-		return psprintf("The state has encoding version %d, which a newer logp95 library wrote; this library reads version %d only.",
-						buf[0], LP_CODEC_VERSION);
+	if (len >= 1 && buf[0] > LP_CODEC_VERSION_RED)
+		return psprintf("The state has encoding version %d, which a newer logp95 library wrote; this library reads versions %d to %d.",
+						buf[0], LP_CODEC_VERSION, LP_CODEC_VERSION_RED);
 	return "The header is invalid.";
 }
 
@@ -50,6 +50,7 @@ logp95_check_encoded(const uint8 *buf, size_t len)
 
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		return logp95_header_detail(buf, len);
+	r.all = 1;
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -208,6 +209,7 @@ logp95_import(const uint8 *buf, size_t len, int src, const char *str)
 	/* the structure, and every route valid where it comes from */
 	if (lp_reader_init(&r, buf, len) != LP_OK)
 		logp95_input_error(str, logp95_header_detail(buf, len));
+	r.all = 1;
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -245,6 +247,8 @@ logp95_import(const uint8 *buf, size_t len, int src, const char *str)
 	if (st == NULL)
 		logp95_check(LP_ENOMEM);
 	lp_reader_init(&r, buf, len);
+	r.all = 1;					/* every route, and the options, of a version 2 state */
+	logp95_check(lp_state_join_options(st, r.sopts, 0));
 	logp95_check(lp_state_add_malformed(st, r.malformed));
 	while (lp_reader_next(&r, &rv) == 1)
 	{

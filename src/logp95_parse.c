@@ -52,7 +52,7 @@ logp95_parse_row(FunctionCallInfo fcinfo, const char *line, size_t len,
 	st = fmt->parse(line, len, fmt, &ctx, &r);
 	/* the route logp95_agg counts: as logged when unescaped it is not valid */
 	if (st == LP_ST_OK && (r.has & LP_HAS_ROUTE_HIGH))
-		logp95_route_logged(fmt, &ctx, line, len, &r);
+		logp95_route_logged(fmt, &ctx, line, len, st, &r);
 
 	if (logp95_line_instant(fmt, line, len, &ts))
 	{

@@ -202,7 +202,8 @@ logp95_rollup_receive(TupleTableSlot *slot, DestReceiver *self)
 		pg_detoast_datum_packed(t) : t;
 	s = VARDATA_ANY(line);
 	len = VARSIZE_ANY_EXHDR(line);
-	if (likely(r->call->direct != NULL && r->call->direct(s, len, r->call->dflags, &row)))
+	if (likely(r->call->direct != NULL) && !r->call->status &&
+		r->call->direct(s, len, r->call->dflags, &row))
 	{
 		/* the usual line: parsed once, for its time and its route */
 		logp95_rollup_bucket(r, logp95_rollup_time_of(r, s, len, &row, &ts) ?
@@ -213,10 +214,28 @@ logp95_rollup_receive(TupleTableSlot *slot, DestReceiver *self)
 	{
 		logp95_rollup_bucket(r, logp95_line_instant(r->call->fmt.format, s, len, &ts) ?
 							 logp95_rollup_bin(r, (TimestampTz) ts) : DT_NOBEGIN);
-		if (logp95_call_line(r->call, s, len, &lf))
-			logp95_check(lp_run_add(r->run, lf.route, lf.route_len, lf.latency));
+		if (r->call->status)
+		{
+			/* counting statuses (issue 24): the run's state counts them */
+			const char *route;
+			size_t		route_len;
+			int64		value;
+			int			cls;
+
+			if (!logp95_call_status_line(r->call, s, len, &route, &route_len, &value, &cls))
+				logp95_check(lp_run_add_malformed(r->run, 1));
+			else if (route != NULL)
+				logp95_check(lp_run_add_status(r->run, route, route_len, value, cls));
+		}
 		else
-			logp95_check(lp_run_add_malformed(r->run, 1));
+		{
+			int			counted = logp95_call_line(r->call, s, len, &lf);
+
+			if (counted > 0)
+				logp95_check(lp_run_add(r->run, lf.route, lf.route_len, lf.latency));
+			else if (counted == 0)
+				logp95_check(lp_run_add_malformed(r->run, 1));
+		}
 	}
 	if (line != t)
 		pfree(line);
@@ -416,6 +435,8 @@ logp95_rollup_rows(PG_FUNCTION_ARGS)
 	r.run = lp_run_create(&run_alloc);
 	if (r.run == NULL)
 		logp95_check(LP_ENOMEM);
+	if (r.call->status)
+		lp_run_count_status(r.run, r.call->sopts);
 	tc = lookup_type_cache(TIMESTAMPTZOID, TYPECACHE_LT_OPR);
 	r.runs = tuplesort_begin_heap(rsinfo->setDesc, 1, &key, &tc->lt_opr, &collation,
 								  &nulls_first, work_mem, NULL, TUPLESORT_NONE);

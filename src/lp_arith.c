@@ -89,25 +89,70 @@ lp_route_begin(lp_out *o, const char *key, size_t keylen, size_t *at)
 	return lp_out_room(o, LP_ROUTE_ROOM);
 }
 
+/* Append a route's status counts (version 2); LP_ETOOBIG when the buffer is full. */
+static int
+lp_out_red(lp_out *o, const lp_red *rd)
+{
+	if (o->cap - o->len < lp_red_len(rd))
+		return LP_ETOOBIG;
+	o->len += lp_put_red(o->buf + o->len, rd);
+	return LP_OK;
+}
+
 /*
- * End a route begun at `at` with npairs pairs written after its room; a
- * route left with no pair is taken back whole (`start` is where its key
- * began).  *nroutes counts the routes kept.
+ * End a route begun at `at` with npairs pairs written after its room, and
+ * status counts `rd` when the result is version 2 (NULL: version 1); a
+ * route left with no pair (version 1) or no request (version 2) is taken
+ * back whole (`start` is where its key began).  *nroutes counts the routes
+ * kept, *says those whose counts need version 2.
  */
-static void
-lp_route_end(lp_out *o, size_t start, size_t at, uint64_t npairs, uint64_t *nroutes)
+static int
+lp_route_end(lp_out *o, size_t start, size_t at, uint64_t npairs, const lp_red *rd,
+			 uint64_t *nroutes, int *says)
 {
 	uint64_t	v[2];
+	int			rc;
 
-	if (npairs == 0)
+	if (rd ? lp_red_requests(rd) == 0 : npairs == 0)
 	{
 		o->len = start;
-		return;
+		return LP_OK;
 	}
 	v[0] = npairs;
 	v[1] = o->len - (at + LP_ROUTE_ROOM);
+	if (rd)
+	{
+		if ((rc = lp_out_red(o, rd)) != LP_OK)
+			return rc;
+		*says |= lp_red_says(rd);
+	}
 	lp_out_fill(o, at, LP_ROUTE_ROOM, v, 2);
 	(*nroutes)++;
+	return LP_OK;
+}
+
+/*
+ * rd + add (sign 1) or rd - add (sign -1) into *out: LP_EOVERFLOW past
+ * INT64_MAX requests, LP_ENOFIT when add holds a count rd does not.
+ */
+static int
+lp_red_combine(const lp_red *rd, const lp_red *add, int sign, lp_red *out)
+{
+	int			i;
+
+	*out = *rd;
+	if (sign > 0)
+		return lp_red_add(out, add);
+	for (i = 0; i < LP_CLASSES; i++)
+	{
+		if (add->cls[i] > rd->cls[i])
+			return LP_ENOFIT;
+		out->cls[i] -= add->cls[i];
+	}
+	if (add->nolat > rd->nolat)
+		return LP_ENOFIT;
+	out->nolat -= add->nolat;
+	return LP_OK;
 }
 
 /* Append pair (value, count) after the route's previous value *prev. */
@@ -122,9 +167,9 @@ lp_pair_put(lp_out *o, int64_t value, uint64_t count, int64_t *prev)
 	return lp_out_varint(o, count);
 }
 
-/* Copy a checked route view whole. */
+/* Copy a checked route view whole, with its status counts when `red`. */
 static int
-lp_route_copy(lp_out *o, const lp_route_view *rv, uint64_t *nroutes)
+lp_route_copy(lp_out *o, const lp_route_view *rv, int red, uint64_t *nroutes, int *says)
 {
 	int			rc;
 
@@ -134,6 +179,12 @@ lp_route_copy(lp_out *o, const lp_route_view *rv, uint64_t *nroutes)
 		(rc = lp_out_varint(o, rv->pairs_len)) != LP_OK ||
 		(rc = lp_out_bytes(o, rv->pairs, rv->pairs_len)) != LP_OK)
 		return rc;
+	if (red)
+	{
+		if ((rc = lp_out_red(o, &rv->red)) != LP_OK)
+			return rc;
+		*says |= lp_red_says(&rv->red);
+	}
 	(*nroutes)++;
 	return LP_OK;
 }
@@ -171,9 +222,22 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 				head;
 	lp_out		o;
 	uint32_t	steps = 0;
+	int			red,
+				says = 0,
+				a_empty,
+				b_empty;
+	unsigned	sopts;
 
 	if (lp_reader_init(&ra, a, alen) != LP_OK || lp_reader_init(&rb, b, blen) != LP_OK)
 		return LP_ECORRUPT;
+	/* version 2 when either is; the options of both, unless one is empty */
+	red = ra.version == LP_CODEC_VERSION_RED || rb.version == LP_CODEC_VERSION_RED;
+	ra.all = rb.all = 1;
+	a_empty = ra.nroutes == 0 && ra.malformed == 0;
+	b_empty = rb.nroutes == 0 && rb.malformed == 0;
+	if (ra.sopts != rb.sopts && !a_empty && !b_empty)
+		return LP_EOPTIONS;
+	sopts = a_empty ? rb.sopts : ra.sopts;
 	if (sign > 0)
 	{
 		if (ra.malformed > (uint64_t) INT64_MAX - rb.malformed)
@@ -193,6 +257,17 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 
 	/* the bound of the result, plus the rooms, within max_len */
 	bound = alen + (sign > 0 ? blen : 0) + LP_HEAD_ROOM + LP_ROUTE_ROOM;
+	if (red)
+	{
+		/* the options, and the status counts a version 1 route gets (7 varints) */
+		uint64_t	more = LP_VARINT_MAX;
+
+		if (ra.version == LP_CODEC_VERSION)
+			more += ra.nroutes * (7 * LP_VARINT_MAX);
+		if (rb.version == LP_CODEC_VERSION && sign > 0)
+			more += rb.nroutes * (7 * LP_VARINT_MAX);
+		bound = more > SIZE_MAX - bound ? SIZE_MAX : bound + more;
+	}
 	if (reserve > max_len)
 		return LP_ETOOBIG;
 	if (bound > max_len - reserve)
@@ -208,7 +283,9 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	if (o.cap < 1)
 		rc = LP_ETOOBIG;
 	else
-		o.buf[o.len++] = LP_CODEC_VERSION;
+		o.buf[o.len++] = red ? LP_CODEC_VERSION_RED : LP_CODEC_VERSION;
+	if (rc == LP_OK && red)
+		rc = lp_out_varint(&o, sopts);
 	if (rc == LP_OK)
 		rc = lp_out_varint(&o, malformed);
 	head = o.len;
@@ -230,7 +307,7 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 		if (c < 0)
 		{
 			/* a route of a alone */
-			rc = lp_route_copy(&o, &va, &nroutes);
+			rc = lp_route_copy(&o, &va, red, &nroutes, &says);
 			ha = rc == LP_OK ? lp_next(&ra, &va) : 0;
 		}
 		else if (c > 0)
@@ -243,7 +320,7 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 				rc = LP_ENOFIT;
 				break;
 			}
-			rc = lp_route_copy(&o, &vb, &nroutes);
+			rc = lp_route_copy(&o, &vb, red, &nroutes, &says);
 			hb = rc == LP_OK ? lp_next(&rb, &vb) : 0;
 		}
 		else
@@ -334,7 +411,24 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 			}
 			if (rc != LP_OK)
 				break;
-			lp_route_end(&o, start, at, npairs, &nroutes);
+			if (red)
+			{
+				lp_red		rd;
+
+				rc = lp_red_combine(&va.red, &vb.red, sign, &rd);
+				if (rc == LP_ENOFIT)
+				{
+					*misfit = vb.key;
+					*misfit_len = vb.keylen;
+					break;
+				}
+				if (rc == LP_OK)
+					rc = lp_route_end(&o, start, at, npairs, &rd, &nroutes, &says);
+			}
+			else
+				rc = lp_route_end(&o, start, at, npairs, NULL, &nroutes, &says);
+			if (rc != LP_OK)
+				break;
 			ha = lp_next(&ra, &va);
 			hb = lp_next(&rb, &vb);
 		}
@@ -346,6 +440,9 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 	{
 		v[0] = nroutes;
 		lp_out_fill(&o, head, LP_HEAD_ROOM, v, 1);
+		/* canonical: version 1 when version 2 has nothing more to say */
+		if (red && sopts == 0 && !says)
+			o.len = lp_strip_red(o.buf, o.len);
 		*out = o.buf - reserve;
 		*outlen = o.len;
 		return LP_OK;

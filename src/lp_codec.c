@@ -56,10 +56,20 @@ lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len)
 	size_t		n;
 
 	memset(r, 0, sizeof(*r));
-	if (len < 1 || buf[0] != LP_CODEC_VERSION)
+	if (len < 1 || (buf[0] != LP_CODEC_VERSION && buf[0] != LP_CODEC_VERSION_RED))
 		return LP_ECORRUPT;
+	r->version = buf[0];
 	r->p = buf + 1;
 	r->end = buf + len;
+	if (r->version == LP_CODEC_VERSION_RED)
+	{
+		uint64_t	o;
+
+		if (!(n = lp_varint_get(r->p, r->end, &o)) || (o & ~(uint64_t) LP_SOPT_ALL))
+			return LP_ECORRUPT;
+		r->sopts = (unsigned) o;
+		r->p += n;
+	}
 	if (!(n = lp_varint_get(r->p, r->end, &r->malformed)) || r->malformed > INT64_MAX)
 		return LP_ECORRUPT;
 	r->p += n;
@@ -121,6 +131,32 @@ lp_check_pairs(lp_route_view *rv)
 	return LP_OK;
 }
 
+/* See lp_codec.h. */
+int
+lp_red_check(const lp_red *rd, uint64_t total, unsigned sopts)
+{
+	uint64_t	req = 0,
+				out;
+	int			i;
+
+	for (i = 0; i < LP_CLASSES; i++)
+	{
+		if (rd->cls[i] > (uint64_t) INT64_MAX - req)
+			return LP_ECORRUPT;
+		req += rd->cls[i];
+	}
+	if (req == 0 || rd->nolat > req)
+		return LP_ECORRUPT;
+	out = rd->nolat;
+	if (sopts & LP_SOPT_OK_LATENCY)
+	{
+		if (rd->cls[LP_CLASS_5XX] > req - out)
+			return LP_ECORRUPT;
+		out += rd->cls[LP_CLASS_5XX];
+	}
+	return total == req - out ? LP_OK : LP_ECORRUPT;
+}
+
 /* What lp_reader_next_route checks of a route. */
 #define LP_CHECK_ROUTE	1		/* the key (no NUL byte, keys in order) */
 #define LP_CHECK_PAIRS	2		/* the pairs (and rv->total is set) */
@@ -140,7 +176,15 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int checks)
 	size_t		n;
 
 	if (r->left == 0)
-		return r->p == r->end ? 0 : LP_ECORRUPT;
+	{
+		if (r->p != r->end)
+			return LP_ECORRUPT;
+		/* canonical: version 2 only for something version 1 cannot say */
+		if ((checks & LP_CHECK_PAIRS) && r->version == LP_CODEC_VERSION_RED &&
+			r->sopts == 0 && !r->seen_red)
+			return LP_ECORRUPT;
+		return 0;
+	}
 
 	if (!(n = lp_varint_get_fast(r->p, r->end, &keylen)))
 		return LP_ECORRUPT;
@@ -162,8 +206,9 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int checks)
 	if (!(n = lp_varint_get_fast(r->p, r->end, &plen)))
 		return LP_ECORRUPT;
 	r->p += n;
-	/* a pair takes two to twenty bytes */
-	if (npairs == 0 || plen > (uint64_t) (r->end - r->p) ||
+	/* a pair takes two to twenty bytes; version 2 allows a route without one */
+	if ((npairs == 0 && (r->version == LP_CODEC_VERSION || plen != 0)) ||
+		plen > (uint64_t) (r->end - r->p) ||
 		plen < npairs * 2 || npairs > plen / 2)
 		return LP_ECORRUPT;
 	rv->npairs = npairs;
@@ -173,12 +218,37 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int checks)
 	rv->total = 0;
 	if ((checks & LP_CHECK_PAIRS) && lp_check_pairs(rv) != LP_OK)
 		return LP_ECORRUPT;
+	if (r->version == LP_CODEC_VERSION_RED)
+	{
+		int			i;
+
+		rv->has_red = 1;
+		for (i = 0; i < LP_CLASSES; i++)
+		{
+			if (!(n = lp_varint_get_fast(r->p, r->end, &rv->red.cls[i])))
+				return LP_ECORRUPT;
+			r->p += n;
+		}
+		if (!(n = lp_varint_get_fast(r->p, r->end, &rv->red.nolat)))
+			return LP_ECORRUPT;
+		r->p += n;
+		if ((checks & LP_CHECK_PAIRS) && lp_red_check(&rv->red, rv->total, r->sopts) != LP_OK)
+			return LP_ECORRUPT;
+		r->seen_red |= lp_red_says(&rv->red);
+	}
+	else
+	{
+		rv->has_red = 0;
+		memset(&rv->red, 0, sizeof(rv->red));
+		rv->red.cls[LP_CLASS_UNKNOWN] = rv->total;
+	}
 
 	r->prev = rv->key;
 	r->prevlen = rv->keylen;
 	r->left--;
 	/* every length was checked against what is left before it was skipped */
-	LP_ASSERT(r->p <= r->end && rv->pairs + rv->pairs_len == r->p);
+	LP_ASSERT(r->p <= r->end && (rv->has_red ? rv->pairs + rv->pairs_len + 7 <= r->p :
+								  rv->pairs + rv->pairs_len == r->p));
 	return 1;
 }
 
@@ -186,7 +256,13 @@ lp_reader_next_route(lp_reader *r, lp_route_view *rv, int checks)
 int
 lp_reader_next(lp_reader *r, lp_route_view *rv)
 {
-	return lp_reader_next_route(r, rv, LP_CHECK_ROUTE | LP_CHECK_PAIRS);
+	int			rc;
+	uint32_t	steps = 0;
+
+	while ((rc = lp_reader_next_route(r, rv, LP_CHECK_ROUTE | LP_CHECK_PAIRS)) == 1 &&
+		   rv->npairs == 0 && !r->all)
+		LP_CHECK_INTERRUPTS(steps);	/* a route with no latency: not for histogram readers */
+	return rc;
 }
 
 /* See lp_codec.h. */
@@ -241,9 +317,43 @@ lp_validate(const uint8_t *buf, size_t len)
  */
 #define LP_DECODE_SMALL 16
 
+static int	lp_decode_pairs(lp_state *st, const lp_route_view *rv, const char *key,
+							size_t keylen, lp_route **out, uint64_t *before);
+
 /* See lp_codec.h. */
 int
 lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t keylen)
+{
+	lp_route   *route;
+	uint64_t	before;
+	int			rc;
+
+	if (rv->has_red && (rc = lp_state_count_status(st)) != LP_OK)
+		return rc;
+	if (!st->status)
+		return lp_decode_pairs(st, rv, key, keylen, &route, &before);
+	if ((rc = lp_decode_pairs(st, rv, key, keylen, &route, &before)) != LP_OK)
+		return rc;
+	if (rv->has_red)
+		return lp_red_add(&st->red[route->red], &rv->red);
+	else
+	{
+		lp_red		add;
+
+		/* version 1: every request of the route unknown */
+		memset(&add, 0, sizeof(add));
+		add.cls[LP_CLASS_UNKNOWN] = route->hist.total - before;
+		return lp_red_add(&st->red[route->red], &add);
+	}
+}
+
+/*
+ * lp_decode_route's histogram part: the route (made when absent) in
+ * *out, its histogram count before in *before.
+ */
+static int
+lp_decode_pairs(lp_state *st, const lp_route_view *rv, const char *key, size_t keylen,
+				lp_route **out, uint64_t *before)
 {
 	lp_route   *route;
 	lp_pair_iter it;
@@ -272,7 +382,8 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 		route = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
 		if (!route && (rc = lp_state_route(st, key, keylen, &route)) != LP_OK)
 			return rc;
-		total = route->hist.total;
+		*out = route;
+		*before = total = route->hist.total;
 		v = 0;
 		for (i = 0; i < rv->npairs; i++)
 		{
@@ -303,7 +414,8 @@ lp_decode_route(lp_state *st, const lp_route_view *rv, const char *key, size_t k
 	rc = lp_state_route_batch(st, key, keylen, &b, &route);
 	if (rc != LP_OK)
 		return rc;
-	total = route->hist.total;
+	*out = route;
+	*before = total = route->hist.total;
 	used = route->hist.used;
 	lp_pairs_begin(rv, &it);
 	while (lp_pairs_next(&it, &v, &c))
@@ -333,6 +445,9 @@ lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len)
 
 	rc = lp_reader_init(&r, buf, len);
 	LP_ASSERT(rc == LP_OK);		/* lp_validate accepted it */
+	rc = lp_state_join_options(st, r.sopts, r.nroutes == 0 && r.malformed == 0);
+	if (rc != LP_OK)
+		return rc;
 	rc = lp_state_add_malformed(st, r.malformed);
 	if (rc != LP_OK)
 		return rc;
@@ -346,6 +461,37 @@ lp_decode_trusted(lp_state *st, const uint8_t *buf, size_t len)
 	LP_ASSERT(more == 0 && r.p == r.end);	/* a clean end, every byte read */
 	LP_ASSERT_STATE(st);
 	return LP_OK;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_strip_red(uint8_t *buf, size_t len)
+{
+	lp_reader	r;
+	lp_route_view rv;
+	size_t		w;
+	uint32_t	steps = 0;
+	int			rc;
+
+	rc = lp_reader_init(&r, buf, len);
+	(void) rc;
+	LP_ASSERT(rc == LP_OK && r.version == LP_CODEC_VERSION_RED && r.sopts == 0);
+	/* the header is one byte shorter, each route seven: writes stay behind reads */
+	w = lp_put_head(buf, r.malformed, r.nroutes);
+	while (lp_reader_next_route(&r, &rv, 0) == 1)
+	{
+		LP_CHECK_INTERRUPTS(steps);
+		LP_ASSERT(!lp_red_says(&rv.red) && rv.npairs > 0);
+		w += lp_varint_put(buf + w, rv.keylen);
+		memmove(buf + w, rv.key, rv.keylen);
+		w += rv.keylen;
+		w += lp_varint_put(buf + w, rv.npairs);
+		w += lp_varint_put(buf + w, rv.pairs_len);
+		memmove(buf + w, rv.pairs, rv.pairs_len);
+		w += rv.pairs_len;
+	}
+	LP_ASSERT(w < len && lp_validate(buf, w) == LP_OK);
+	return w;
 }
 
 /* See lp_codec.h. */
@@ -393,6 +539,51 @@ lp_put_head(uint8_t *p, uint64_t malformed, uint64_t nroutes)
 	p[n++] = LP_CODEC_VERSION;
 	n += lp_varint_put(p + n, malformed);
 	n += lp_varint_put(p + n, nroutes);
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_head_red_len(unsigned sopts, uint64_t malformed, uint64_t nroutes)
+{
+	return 1 + lp_varint_len(sopts) + lp_varint_len(malformed) + lp_varint_len(nroutes);
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_head_red(uint8_t *p, unsigned sopts, uint64_t malformed, uint64_t nroutes)
+{
+	size_t		n = 0;
+
+	p[n++] = LP_CODEC_VERSION_RED;
+	n += lp_varint_put(p + n, sopts);
+	n += lp_varint_put(p + n, malformed);
+	n += lp_varint_put(p + n, nroutes);
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_red_len(const lp_red *rd)
+{
+	size_t		n = lp_varint_len(rd->nolat);
+	int			i;
+
+	for (i = 0; i < LP_CLASSES; i++)
+		n += lp_varint_len(rd->cls[i]);
+	return n;
+}
+
+/* See lp_codec.h. */
+size_t
+lp_put_red(uint8_t *p, const lp_red *rd)
+{
+	size_t		n = 0;
+	int			i;
+
+	for (i = 0; i < LP_CLASSES; i++)
+		n += lp_varint_put(p + n, rd->cls[i]);
+	n += lp_varint_put(p + n, rd->nolat);
 	return n;
 }
 
@@ -484,7 +675,8 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 	uint32_t	maxpairs = 0,
 				i,
 				steps = 0;
-	int			rc;
+	int			rc,
+				red;
 
 	/* a pending row or a deferred encoding would be left out: a caller's bug */
 	if (st->pend || st->deferred)
@@ -510,10 +702,19 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		rc = LP_ETOOBIG;
 		goto done;
 	}
-	if ((rc = lp_outbuf_reserve(&b, reserve + lp_head_len(st->malformed, st->nroutes))) != LP_OK)
+	/* version 2 only for what version 1 cannot say (canonical) */
+	red = st->status && st->sopts != 0;
+	for (i = 0; st->status && !red && i < st->nroutes; i++)
+		red = lp_red_says(&st->red[routes[i]->red]);
+	if ((rc = lp_outbuf_reserve(&b, reserve + (red ?
+												 lp_head_red_len(st->sopts, st->malformed, st->nroutes) :
+												 lp_head_len(st->malformed, st->nroutes)))) != LP_OK)
 		goto done;
 	b.len = reserve;
-	b.len += lp_put_head(b.data + b.len, st->malformed, st->nroutes);
+	if (red)
+		b.len += lp_put_head_red(b.data + b.len, st->sopts, st->malformed, st->nroutes);
+	else
+		b.len += lp_put_head(b.data + b.len, st->malformed, st->nroutes);
 	LP_ASSERT(b.len <= b.cap);
 
 	for (i = 0; i < st->nroutes; i++)
@@ -531,7 +732,7 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		LP_ASSERT(i == 0 || lp_key_cmp(routes[i - 1]->key, routes[i - 1]->keylen,
 									   r->key, r->keylen) < 0);
 		LP_ASSERT(r->keylen == 0 || memchr(r->key, 0, r->keylen) == NULL);
-		LP_ASSERT(np >= 1);
+		LP_ASSERT(np >= 1 || red);
 		lp_hist_sorted(&r->hist, pairs);
 		for (j = 0; j < np; j++)
 		{
@@ -544,13 +745,9 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 			prev = pairs[j].value;
 		}
 		LP_ASSERT(total == r->hist.total);
-		if (r->keylen > SIZE_MAX / 2 ||
-			(rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen)) != LP_OK)
-		{
-			if (rc == LP_OK)
-				rc = LP_ETOOBIG;
+		if ((rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen +
+									(red ? lp_red_len(&st->red[r->red]) : 0))) != LP_OK)
 			goto done;
-		}
 		start = b.len;
 		b.len += lp_put_route_head(b.data + b.len, r->key, r->keylen, np, plen);
 		prev = 0;
@@ -561,6 +758,9 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		}
 		/* exactly the bytes reserved: the pairs took plen */
 		LP_ASSERT(b.len - start == lp_route_head_len(r->keylen, np, plen) + plen && b.len <= b.cap);
+		if (red)
+			b.len += lp_put_red(b.data + b.len, &st->red[r->red]);
+		LP_ASSERT(b.len <= b.cap);
 	}
 	/* the slack reserved for headers may overshoot the limit: check the real length */
 	if (b.len > max_len)

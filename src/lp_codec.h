@@ -20,8 +20,30 @@
  *   nothing after the last route.
  *
  * A route's counts add up to at most INT64_MAX.
+ *
+ * Version 2 (issue 24) is written for a state that counts statuses with
+ * something to say (a route with a count other than unknown, or a line
+ * outside the histogram) or that records options; any other state is
+ * written as version 1, byte for byte, so that equal states have equal
+ * bytes:
+ *
+ *   byte    version (2)
+ *   varint  options (LP_SOPT_*, no other bit)
+ *   varint  malformed-line count, varint number of routes
+ *   per route, in strictly ascending byte order of the key:
+ *     the key, pair count (>= 0), length of the pairs and pairs, as in
+ *     version 1, except that a route may have no pair (length 0)
+ *     varint  1xx, 2xx, 3xx, 4xx, 5xx, unknown responses, then the lines
+ *             without a latency (lp_red): requests = the sum of the six,
+ *             1 .. INT64_MAX; the pairs' counts add up to requests -
+ *             lines without a latency - (ok_latency ? 5xx : 0)
+ *   nothing after the last route; a version 2 encoding without options
+ *   has a route with a count other than unknown or a line without latency.
+ *
+ * Decoding version 1 counts every request of a route as unknown.
  */
 #define LP_CODEC_VERSION 1
+#define LP_CODEC_VERSION_RED 2
 
 /* Walks an encoded state, checking everything before it is used. */
 typedef struct lp_reader
@@ -33,6 +55,14 @@ typedef struct lp_reader
 	uint64_t	left;			/* routes not yet read */
 	const char *prev;			/* previous key, for the order check */
 	size_t		prevlen;		/* its length */
+	int			version;		/* LP_CODEC_VERSION or LP_CODEC_VERSION_RED */
+	unsigned	sopts;			/* options recorded (version 2), else 0 */
+	int			all;			/* set by the caller: lp_reader_next returns
+								 * routes without a pair too (version 2);
+								 * otherwise it passes over them, so that
+								 * what reads histograms sees none empty */
+	int			seen_red;		/* a route had a count other than unknown or
+								 * a line without latency */
 } lp_reader;
 
 /* One route of an encoded state, checked by lp_reader_next. */
@@ -44,6 +74,10 @@ typedef struct lp_route_view
 	uint64_t	total;			/* requests: sum of counts */
 	const uint8_t *pairs;		/* encoded pairs */
 	size_t		pairs_len;		/* their length in bytes */
+	int			has_red;		/* red was read from the encoding (version 2) */
+	lp_red		red;			/* status counts: version 2's, or for version
+								 * 1 every request (total) unknown; set when
+								 * the route was checked */
 } lp_route_view;
 
 /* Walks the pairs of a checked route view. */
@@ -58,7 +92,10 @@ typedef struct lp_pair_iter
 /* Read the header; LP_OK or LP_ECORRUPT. */
 extern int	lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len);
 
-/* Next route: 1 when *rv is filled, 0 at a clean end, LP_ECORRUPT otherwise. */
+/*
+ * Next route: 1 when *rv is filled, 0 at a clean end, LP_ECORRUPT otherwise.
+ * Routes without a pair only when r->all is set.
+ */
 extern int	lp_reader_next(lp_reader *r, lp_route_view *rv);
 
 /* Start walking the pairs of a route view returned by lp_reader_next. */
@@ -121,6 +158,38 @@ extern size_t lp_put_route_head(uint8_t *p, const char *key, size_t keylen,
 								uint64_t npairs, uint64_t pairs_len);
 extern size_t lp_pair_len(uint64_t delta, uint64_t count);
 extern size_t lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count);
+
+/*
+ * Version 2's pieces: the header (version 2, options, malformed count,
+ * route count) and the status counts after a route's pairs.
+ */
+extern size_t lp_head_red_len(unsigned sopts, uint64_t malformed, uint64_t nroutes);
+extern size_t lp_put_head_red(uint8_t *p, unsigned sopts, uint64_t malformed, uint64_t nroutes);
+extern size_t lp_red_len(const lp_red *rd);
+extern size_t lp_put_red(uint8_t *p, const lp_red *rd);
+
+/*
+ * Does a route with status counts `rd` need version 2 (a count other than
+ * unknown, or a line without latency)?
+ */
+static inline int
+lp_red_says(const lp_red *rd)
+{
+	return (rd->cls[0] | rd->cls[1] | rd->cls[2] | rd->cls[3] | rd->cls[4] | rd->nolat) != 0;
+}
+
+/*
+ * Check status counts read from an encoding against the route's histogram
+ * count `total` under options `sopts`: LP_OK or LP_ECORRUPT.
+ */
+extern int	lp_red_check(const lp_red *rd, uint64_t total, unsigned sopts);
+
+/*
+ * Rewrite, in place, a valid version 2 encoding without options whose
+ * routes have only unknown responses and every line in the histogram as
+ * the version 1 encoding of the same state; returns its length (shorter).
+ */
+extern size_t lp_strip_red(uint8_t *buf, size_t len);
 
 /* Text form: "\x" followed by lower-case hex of the encoding. */
 extern size_t lp_hex_len(size_t len);

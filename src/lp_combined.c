@@ -64,6 +64,48 @@ lp_combined_unescape(const lp_parse_ctx *ctx, lp_result *out)
 		out->has |= LP_HAS_ROUTE_HIGH;
 }
 
+/*
+ * The status and the method of a line a direct parser counts, as
+ * lp_combined_fields finds them (lp_combined_direct_fields): the method is
+ * the request up to its first space, the status the first field after the
+ * request when it is three digits, the first 1-9 (the method only when
+ * flags has LP_PARSE_FIELDS).  Written out for the usual line, without
+ * lp_result, memchr or a second pass over the tail.
+ */
+static inline void
+lp_combined_row_fields(const char *line, size_t len, const lp_cline *cl, unsigned flags,
+					   lp_row *out)
+{
+	const char *end = line + len;
+	const char *rq = cl->request;
+	const char *p;
+	size_t		i;
+
+	out->method = NULL;
+	out->method_len = 0;
+	for (i = 0; (flags & LP_PARSE_FIELDS) && i < cl->request_len; i++)
+	{
+		if (rq[i] == ' ')
+		{
+			if (i > 0)
+			{
+				out->method = rq;
+				out->method_len = i;
+			}
+			break;
+		}
+	}
+	if (len > 0 && end[-1] == '\r')
+		end--;
+	p = rq + cl->request_len + 1;	/* past the closing quote */
+	while (p < end && LP_IS_BLANK(*p))
+		p++;
+	out->status = 0;
+	if (end - p >= 3 && p[0] >= '1' && p[0] <= '9' && (unsigned) (p[1] - '0') <= 9 &&
+		(unsigned) (p[2] - '0') <= 9 && (end - p == 3 || LP_IS_BLANK(p[3])))
+		out->status = (p[0] - '0') * 100 + (p[1] - '0') * 10 + (p[2] - '0');
+}
+
 /* See lp_combined.h. */
 lp_status
 lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
@@ -162,6 +204,14 @@ const lp_direct_fn lp_combined_direct[LP_ISA_COUNT] = {
 	[LP_ISA_BASE] = lp_combined_direct_base,
 #ifdef LP_SIMD_AVX2
 	[LP_ISA_AVX2] = lp_combined_direct_avx2,
+#endif
+};
+
+/* See lp_combined.h. */
+const lp_direct_fn lp_combined_direct_fields[LP_ISA_COUNT] = {
+	[LP_ISA_BASE] = lp_combined_direct_fields_base,
+#ifdef LP_SIMD_AVX2
+	[LP_ISA_AVX2] = lp_combined_direct_fields_avx2,
 #endif
 };
 

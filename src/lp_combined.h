@@ -93,6 +93,13 @@ extern lp_ts_status lp_combined_ts(const char *line, size_t len, lp_ts *out);
 extern const lp_direct_fn lp_combined_direct[LP_ISA_COUNT];
 
 /*
+ * lp_combined_direct with the status in the row too (lp_row.status), and
+ * the method (lp_row.method) when flags has LP_PARSE_FIELDS, for a call
+ * that counts statuses (issue 24, lp_format_direct_fields).
+ */
+extern const lp_direct_fn lp_combined_direct_fields[LP_ISA_COUNT];
+
+/*
  * The parser of the combined entries: lp_parse_combined with the entry's
  * flags and the call's LP_PARSE_KEEP_QUERY, the route through the call's
  * templates (and the "/" an absolute-form target with no path gets in

@@ -15,6 +15,7 @@
 #define LP_EINTERNAL	(-5)	/* a caller broke a precondition: a bug, not bad input */
 #define LP_ENOFIT		(-6)	/* a difference: a count to take away is not there */
 #define LP_EMALFORMED_OVERFLOW	(-7)	/* the malformed-line count would pass INT64_MAX */
+#define LP_EOPTIONS	(-8)	/* states counted with different recorded options (LP_SOPT_*) */
 
 /*
  * Memory comes from the caller: PostgreSQL's aggregate context in the

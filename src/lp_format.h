@@ -186,6 +186,10 @@ typedef struct lp_row
 								 * (its lp_time_kind), inside the line, or
 								 * NULL when the direct parser does not say */
 	size_t		time_len;
+	/* only from the parsers of lp_format_direct_fields (lp_formats.h): */
+	int			status;			/* the HTTP status as logged, 0 when none */
+	const char *method;			/* the request method, NULL when none */
+	size_t		method_len;
 } lp_row;
 
 /*

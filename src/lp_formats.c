@@ -190,6 +190,15 @@ lp_format_direct(const lp_format_def *fmt, unsigned opts, unsigned *flags)
 }
 
 /* See lp_formats.h. */
+lp_direct_fn
+lp_format_direct_fields(const lp_format_def *fmt, unsigned opts, unsigned *flags)
+{
+	if (fmt->family != LP_FAMILY_COMBINED || !lp_format_direct(fmt, opts, flags))
+		return NULL;
+	return lp_combined_direct_fields[lp_simd_isa];
+}
+
+/* See lp_formats.h. */
 int
 lp_format_may_build(const lp_format_def *fmt, unsigned opts)
 {

@@ -38,6 +38,15 @@ extern const char *lp_format_names(void);
 extern lp_direct_fn lp_format_direct(const lp_format_def *fmt, unsigned opts, unsigned *flags);
 
 /*
+ * lp_format_direct for a call that counts statuses (issue 24): a direct
+ * parser that also returns the status (lp_row.status), and the method
+ * (lp_row.method) when the caller adds LP_PARSE_FIELDS to *flags, or NULL
+ * when fmt has none (the combined family has).
+ */
+extern lp_direct_fn lp_format_direct_fields(const lp_format_def *fmt, unsigned opts,
+											unsigned *flags);
+
+/*
  * May fmt's parser, with the options opts, build a route in ctx->buf?  The
  * caller then gives it a buffer of LP_ROUTE_BUF_SIZE(len) bytes.
  */

@@ -58,6 +58,12 @@ const lp_option_def lp_options[] = {
 	{"host", LP_PARSE_HOST, 0, 1},
 	/* undo the log's escaping in the routes of the built-in formats */
 	{"unescape", LP_PARSE_UNESCAPE, 0, 1},
+	/* count the responses of each route by status class (RED, issue 24) */
+	{"status", LP_OPT_STATUS, 0, 0},
+	/* key each route by its method too, "GET /orders/:uuid"; counts statuses */
+	{"method", LP_OPT_METHOD | LP_OPT_STATUS, 0, 0},
+	/* keep 5xx responses out of the latency histograms; counts statuses */
+	{"ok_latency", LP_OPT_OK_LATENCY | LP_OPT_STATUS, 0, 0},
 	{NULL, 0, 0, 0}
 };
 

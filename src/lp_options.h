@@ -14,6 +14,9 @@
  */
 #define LP_OPT_SKIP			0x08	/* count malformed lines (overrides logp95.on_malformed) */
 #define LP_OPT_ERROR		0x10	/* raise an error on a malformed line (the same) */
+#define LP_OPT_STATUS		0x200	/* count status classes per route (issue 24) */
+#define LP_OPT_METHOD		0x400	/* key routes "METHOD route" (implies status) */
+#define LP_OPT_OK_LATENCY	0x800	/* leave 5xx out of the histograms (implies status) */
 
 /* One option word of logp95_agg(..., options). */
 typedef struct lp_option_def

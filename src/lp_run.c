@@ -71,6 +71,8 @@ struct lp_run
 	size_t		rows_cap;		/* room in rows[] */
 	uint64_t	malformed;		/* malformed lines of the run */
 	lp_state   *st;				/* the run's rows past LP_RUN_ROWS_MAX, or NULL */
+	int			status;			/* lp_run_count_status: every row goes to st */
+	unsigned	sopts;			/* and the options st records */
 };
 
 /* Sort routes by key: the introsort of lp_sort_template.h (keys are distinct). */
@@ -371,6 +373,43 @@ lp_run_add(lp_run *r, const char *key, size_t keylen, int64_t value)
 }
 
 /* See lp_run.h. */
+void
+lp_run_count_status(lp_run *r, unsigned sopts)
+{
+	r->status = 1;
+	r->sopts = sopts;
+}
+
+/* The state of a run that counts statuses, made with its options when absent. */
+static int
+lp_run_status_state(lp_run *r)
+{
+	int			rc;
+
+	if (r->st)
+		return LP_OK;
+	if (!(r->st = lp_state_create(&r->alloc)))
+		return LP_ENOMEM;
+	if ((rc = lp_state_count_status(r->st)) != LP_OK ||
+		(rc = lp_state_join_options(r->st, r->sopts, 0)) != LP_OK)
+		return rc;
+	return LP_OK;
+}
+
+/* See lp_run.h. */
+int
+lp_run_add_status(lp_run *r, const char *key, size_t keylen, int64_t value, int cls)
+{
+	int			rc;
+
+	if (!r->status)
+		return LP_EINTERNAL;
+	if ((rc = lp_run_status_state(r)) != LP_OK)
+		return rc;
+	return lp_state_add_status(r->st, key, keylen, value, cls);
+}
+
+/* See lp_run.h. */
 int
 lp_run_add_malformed(lp_run *r, uint64_t n)
 {
@@ -622,10 +661,14 @@ lp_run_encode(lp_run *r, const lp_allocator *out_alloc, size_t reserve,
 	size_t		nrows = r->nrows;
 	int			rc;
 
+	if (r->status && (rc = lp_run_status_state(r)) != LP_OK)
+		return rc;
 	if (r->st)
 	{
 		/* a long run: the rest of its rows join the state, which is encoded */
 		rc = lp_run_spill(r);
+		if (rc == LP_OK)
+			rc = lp_state_flush(r->st);	/* lp_state_add_status is one row behind */
 		if (rc == LP_OK)
 			rc = lp_state_add_malformed(r->st, r->malformed);
 		if (rc == LP_OK)

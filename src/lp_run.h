@@ -46,6 +46,21 @@ extern void lp_run_free(lp_run *r);
  */
 extern int	lp_run_add(lp_run *r, const char *key, size_t keylen, int64_t value);
 
+/*
+ * Make the run count statuses (issue 24) with options `sopts` recorded
+ * (LP_SOPT_*, lp_state.h): from then on its rows go straight into an
+ * lp_state (the one of a long run), made again for every run, so that the
+ * encoding is lp_encode's of a state that counted the same lines.
+ */
+extern void lp_run_count_status(lp_run *r, unsigned sopts);
+
+/*
+ * Count one response of class `cls` in a run that counts statuses:
+ * lp_state_add_status's arguments (value < 0: no latency).
+ */
+extern int	lp_run_add_status(lp_run *r, const char *key, size_t keylen,
+							  int64_t value, int cls);
+
 /* Count n malformed lines in the run. */
 extern int	lp_run_add_malformed(lp_run *r, uint64_t n);
 

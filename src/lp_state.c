@@ -77,6 +77,8 @@ lp_state_free(lp_state *st)
 			lp_hist_release(&st->alloc, &st->routes[i].hist);
 	}
 	st->alloc.free(st->alloc.ctx, st->routes);
+	if (st->red)
+		st->alloc.free(st->alloc.ctx, st->red);
 	if (st->deferred)
 		st->alloc.free(st->alloc.ctx, st->deferred);
 	b = st->blocks;
@@ -187,6 +189,37 @@ lp_routes_grow(lp_state *st)
 	return LP_OK;
 }
 
+/*
+ * Room for one more route's status counts (a state that counts statuses
+ * gets them before a route is inserted, so that running out of memory
+ * never leaves a route without them).
+ */
+static int
+lp_red_reserve(lp_state *st, uint32_t more)
+{
+	uint64_t	need = (uint64_t) st->nred + more;
+	uint64_t	cap;
+	lp_red	   *nr;
+
+	if (need <= st->red_cap)
+		return LP_OK;
+	cap = st->red_cap ? st->red_cap : 16;
+	while (cap < need)
+		cap *= 2;
+	if (cap > LP_MAX_CAPACITY)
+		return LP_ETOOBIG;
+	nr = st->alloc.alloc(st->alloc.ctx, (size_t) cap * sizeof(lp_red));
+	if (!nr)
+		return LP_ENOMEM;
+	if (st->nred)
+		memcpy(nr, st->red, (size_t) st->nred * sizeof(lp_red));
+	if (st->red)
+		st->alloc.free(st->alloc.ctx, st->red);
+	st->red = nr;
+	st->red_cap = (uint32_t) cap;
+	return LP_OK;
+}
+
 /* lp_state_route, and lp_state_route_batch when `b` is not NULL. */
 static int
 lp_state_route_sized(lp_state *st, const char *key, size_t keylen,
@@ -217,6 +250,10 @@ lp_state_route_sized(lp_state *st, const char *key, size_t keylen,
 	 * absent: get the histogram's table first, so that running out of memory
 	 * never leaves a route without values (its encoding would not decode)
 	 */
+	if (keylen > UINT32_MAX)
+		return LP_ETOOBIG;
+	if (st->status && (rc = lp_red_reserve(st, 1)) != LP_OK)
+		return rc;
 	memset(&hist, 0, sizeof(hist));
 	if ((rc = lp_hist_init(&st->alloc, &hist)) != LP_OK)
 		return rc;
@@ -246,8 +283,15 @@ lp_state_route_sized(lp_state *st, const char *key, size_t keylen,
 		return LP_ENOMEM;
 	}
 	r->hash = h;
-	r->keylen = keylen;
+	r->keylen = (uint32_t) keylen;
 	r->hist = hist;
+	r->red = 0;
+	if (st->status)
+	{
+		/* room was reserved above */
+		r->red = st->nred++;
+		memset(&st->red[r->red], 0, sizeof(lp_red));
+	}
 	st->nroutes++;
 	LP_ASSERT((uint64_t) st->nroutes * 2 <= (uint64_t) st->mask + 1);	/* load <= 1/2 */
 	*out = r;
@@ -295,6 +339,97 @@ lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value)
 
 /* See lp_state.h. */
 int
+lp_state_count_status(lp_state *st)
+{
+	uint32_t	i,
+				steps = 0;
+	int			rc;
+
+	if (st->status)
+		return LP_OK;
+	if ((rc = lp_state_flush(st)) != LP_OK)
+		return rc;
+	if ((rc = lp_red_reserve(st, st->nroutes)) != LP_OK)
+		return rc;
+	for (i = 0; i <= st->mask; i++)
+	{
+		lp_route   *r = &st->routes[i];
+
+		LP_CHECK_INTERRUPTS(steps);
+		if (!r->key)
+			continue;
+		r->red = st->nred++;
+		memset(&st->red[r->red], 0, sizeof(lp_red));
+		st->red[r->red].cls[LP_CLASS_UNKNOWN] = r->hist.total;
+	}
+	st->status = 1;
+	return LP_OK;
+}
+
+/* See lp_state.h. */
+int
+lp_state_join_options(lp_state *st, unsigned sopts, int other_empty)
+{
+	if (st->sopts != sopts)
+	{
+		if (lp_state_empty(st))
+			st->sopts = sopts;	/* an empty state takes them */
+		else if (other_empty)
+			return LP_OK;
+		else
+			return LP_EOPTIONS;
+	}
+	return sopts ? lp_state_count_status(st) : LP_OK;
+}
+
+/* See lp_state.h. */
+int
+lp_red_add(lp_red *rd, const lp_red *add)
+{
+	uint64_t	have = lp_red_requests(rd);
+	uint64_t	more = 0;
+	int			i;
+
+	for (i = 0; i < LP_CLASSES; i++)
+	{
+		if (add->cls[i] > (uint64_t) INT64_MAX - more)
+			return LP_EOVERFLOW;
+		more += add->cls[i];
+	}
+	if (more > (uint64_t) INT64_MAX - have)
+		return LP_EOVERFLOW;
+	for (i = 0; i < LP_CLASSES; i++)
+		rd->cls[i] += add->cls[i];
+	rd->nolat += add->nolat;	/* at most the requests */
+	return LP_OK;
+}
+
+/* See lp_state.h. */
+int
+lp_state_add_status_slow(lp_state *st, const char *key, size_t keylen, int64_t value, int cls)
+{
+	lp_route   *r;
+	lp_red	   *rd;
+	int			rc;
+
+	LP_ASSERT(st->status && cls >= 0 && cls < LP_CLASSES);
+	if ((rc = lp_state_route(st, key, keylen, &r)) != LP_OK)	/* flushes first */
+		return rc;
+	rd = &st->red[r->red];
+	if (lp_red_requests(rd) >= (uint64_t) INT64_MAX)
+		return LP_EOVERFLOW;
+	if (cls == LP_CLASS_5XX && (st->sopts & LP_SOPT_OK_LATENCY))
+		;						/* requests and errors count it, the histogram not */
+	else if (value < 0)
+		rd->nolat++;
+	else if ((rc = lp_hist_add_one(&st->alloc, &r->hist, value)) != LP_OK)
+		return rc;
+	rd->cls[cls]++;
+	return LP_OK;
+}
+
+/* See lp_state.h. */
+int
 lp_state_add_malformed(lp_state *st, uint64_t n)
 {
 	if (n > (uint64_t) INT64_MAX - st->malformed)
@@ -315,6 +450,11 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 	/* the preconditions of lp_state.h: nothing pending in src, nothing deferred in dst */
 	LP_ASSERT(src != dst);
 	LP_ASSERT(src->pend == NULL && dst->deferred == NULL);
+	rc = lp_state_join_options(dst, src->sopts, src->nroutes == 0 && src->malformed == 0);
+	if (rc != LP_OK)
+		return rc;
+	if (src->status && src->nroutes && (rc = lp_state_count_status(dst)) != LP_OK)
+		return rc;
 	rc = lp_state_add_malformed(dst, src->malformed);
 	if (rc != LP_OK)
 		return rc;
@@ -330,6 +470,20 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 		rc = lp_state_route_batch(dst, sr->key, sr->keylen, &b, &dr);
 		if (rc != LP_OK)
 			return rc;
+		if (dst->status)
+		{
+			lp_red		add;
+
+			if (src->status)
+				add = src->red[sr->red];
+			else
+			{
+				memset(&add, 0, sizeof(add));
+				add.cls[LP_CLASS_UNKNOWN] = sr->hist.total;
+			}
+			if ((rc = lp_red_add(&dst->red[dr->red], &add)) != LP_OK)
+				return rc;
+		}
 		rc = lp_hist_merge(&dst->alloc, &dr->hist, &sr->hist, &steps);
 		if (rc != LP_OK)
 			return rc;
@@ -485,11 +639,35 @@ lp_state_check(const lp_state *st)
 		if ((why = lp_hist_check(&r->hist, hmsg, sizeof(hmsg))) != NULL)
 			return lp_check_say("route %s: %s",
 								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)), why);
-		if (r->hist.total == 0)
+		if (st->status)
+		{
+			const lp_red *rd;
+			uint64_t	req,
+						out;
+
+			if (r->red >= st->nred)
+				return lp_check_say("route %s: status counts %u of %u",
+									lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)),
+									r->red, st->nred);
+			rd = &st->red[r->red];
+			req = lp_red_requests(rd);
+			out = rd->nolat + ((st->sopts & LP_SOPT_OK_LATENCY) ? rd->cls[LP_CLASS_5XX] : 0);
+			if (req == 0 || req > (uint64_t) INT64_MAX || out > req ||
+				r->hist.total != req - out)
+				return lp_check_say("route %s: %llu requests, %llu outside the histogram, %llu in it",
+									lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)),
+									(unsigned long long) req, (unsigned long long) out,
+									(unsigned long long) r->hist.total);
+		}
+		else if (r->hist.total == 0)
 			return lp_check_say("route %s has no requests",
 								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)));
 		pend_found |= st->pend == &r->hist;
 	}
+	if (st->sopts && !st->status)
+		return lp_check_say("options %u recorded without status counts", st->sopts);
+	if (st->status && st->nred < st->nroutes)
+		return lp_check_say("%u status counts for %u routes", st->nred, st->nroutes);
 	if (n != st->nroutes)
 		return lp_check_say("nroutes %u but %llu routes in the table",
 							st->nroutes, (unsigned long long) n);

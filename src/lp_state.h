@@ -6,12 +6,53 @@
 #include "lp_hash.h"
 #include "lp_hist.h"
 
-/* One route: its key (copied once into the state's arena) and histogram. */
+/*
+ * Status classes of a route's responses (issue 24, RED): 1xx .. 5xx, and
+ * unknown for a line whose format has no status, a status outside
+ * 100-599, and every request of a state that counted no statuses.
+ */
+#define LP_CLASSES		6
+#define LP_CLASS_5XX	4
+#define LP_CLASS_UNKNOWN 5
+
+/* The class of an HTTP status as logged (LP_CLASS_UNKNOWN outside 100-599). */
+static inline int
+lp_status_class(int status)
+{
+	return status >= 100 && status <= 599 ? status / 100 - 1 : LP_CLASS_UNKNOWN;
+}
+
+/*
+ * Options recorded in a state (lp_state.sopts), because they change what
+ * its counts mean: two states merge only when they record the same ones.
+ */
+#define LP_SOPT_METHOD		0x01	/* routes are keyed "METHOD route" */
+#define LP_SOPT_OK_LATENCY	0x02	/* 5xx responses are left out of the histograms */
+#define LP_SOPT_ALL			0x03
+
+/*
+ * The status counts of one route, kept when the state counts statuses
+ * (lp_state.status).  requests = the sum of cls; the histogram holds
+ * requests - nolat - (LP_SOPT_OK_LATENCY ? cls[LP_CLASS_5XX] : 0).
+ */
+typedef struct lp_red
+{
+	uint64_t	cls[LP_CLASSES];	/* responses per class: 1xx .. 5xx, unknown */
+	uint64_t	nolat;			/* lines without a latency, not in the
+								 * histogram (with ok_latency: other than 5xx) */
+} lp_red;
+
+/*
+ * One route: its key (copied once into the state's arena) and histogram.
+ * 64 bytes: the key's length and the status counts' index share a word.
+ */
 typedef struct lp_route
 {
 	uint64_t	hash;			/* hash of the key */
 	const char *key;			/* route bytes, NULL marks an empty slot */
-	size_t		keylen;			/* length of key */
+	uint32_t	keylen;			/* length of key (a key is at most 1 GB) */
+	uint32_t	red;			/* when the state counts statuses: the route's
+								 * counts, st->red[red] */
 	lp_hist		hist;			/* the route's latencies */
 } lp_route;
 
@@ -39,6 +80,11 @@ typedef struct lp_state
 									 * looks inside): an encoding that is part
 									 * of the state but not decoded yet, or
 									 * NULL; one block of alloc */
+	int			status;			/* 1: every route has status counts (red) */
+	unsigned	sopts;			/* LP_SOPT_* recorded (only with status) */
+	lp_red	   *red;			/* the routes' status counts, by lp_route.red */
+	uint32_t	nred;			/* entries used */
+	uint32_t	red_cap;		/* entries allocated */
 } lp_state;
 
 /* Create an empty state; NULL when memory runs out. */
@@ -63,6 +109,75 @@ extern int	lp_state_route_batch(lp_state *st, const char *key, size_t keylen,
 
 /* lp_state_add's out-of-line path: lp_state_route + lp_hist_add. */
 extern int	lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value);
+
+/*
+ * Make the state count statuses: every route gets status counts, its
+ * requests so far counted as unknown.  Nothing changes when it does.
+ */
+extern int	lp_state_count_status(lp_state *st);
+
+/* Is the state empty: no route, no malformed line, nothing deferred or pending? */
+static inline int
+lp_state_empty(const lp_state *st)
+{
+	return st->nroutes == 0 && st->malformed == 0 && !st->deferred && !st->pend;
+}
+
+/*
+ * Join options `sopts` (LP_SOPT_*) of what is added to the state: the
+ * same as the state's, or either side empty (`other_empty`, or the state
+ * itself, which then takes them); LP_EOPTIONS otherwise.  Options make
+ * the state count statuses.
+ */
+extern int	lp_state_join_options(lp_state *st, unsigned sopts, int other_empty);
+
+/*
+ * lp_state_join_options for the per-row path, which also makes the state
+ * count statuses: one test when it already does with these options.
+ */
+static LP_ALWAYS_INLINE int
+lp_state_use_options(lp_state *st, unsigned sopts)
+{
+	int			rc;
+
+	if (st->status && st->sopts == sopts)
+		return LP_OK;
+	if ((rc = lp_state_join_options(st, sopts, 0)) != LP_OK)
+		return rc;
+	return lp_state_count_status(st);
+}
+
+/*
+ * Count one response of class `cls` (lp_status_class) on route `key` of a
+ * state that counts statuses (lp_state_use_options): with latency `value`
+ * (milliseconds), or without one when value < 0.  The histogram gets the
+ * value unless the state records LP_SOPT_OK_LATENCY and cls is 5xx.
+ * LP_EOVERFLOW when the route's requests would pass INT64_MAX.
+ */
+static LP_ALWAYS_INLINE int lp_state_add_status(lp_state *st, const char *key, size_t keylen,
+												int64_t value, int cls);
+
+/* lp_state_add_status's out-of-line path: a new route, a count near INT64_MAX. */
+extern int	lp_state_add_status_slow(lp_state *st, const char *key, size_t keylen,
+									 int64_t value, int cls);
+
+/* The requests of a route's status counts (at most INT64_MAX: checked when counted). */
+static inline uint64_t
+lp_red_requests(const lp_red *rd)
+{
+	uint64_t	n = 0;
+	int			i;
+
+	for (i = 0; i < LP_CLASSES; i++)
+		n += rd->cls[i];
+	return n;
+}
+
+/*
+ * Add status counts `add` into `rd`; LP_EOVERFLOW when the requests would
+ * pass INT64_MAX (nothing added then).
+ */
+extern int	lp_red_add(lp_red *rd, const lp_red *add);
 
 /* Add `n` to the malformed-line counter; LP_EMALFORMED_OVERFLOW past INT64_MAX. */
 extern int	lp_state_add_malformed(lp_state *st, uint64_t n);
@@ -240,6 +355,52 @@ lp_state_add_pipelined(lp_state *st, const char *key, size_t keylen, int64_t val
 		return lp_state_add_slow(st, key, keylen, value);
 	if ((uint64_t) value >= r->hist.dense_cap)
 		return lp_hist_add(&st->alloc, &r->hist, value, 1);
+#if defined(__GNUC__)
+	__builtin_prefetch(&r->hist.dense[value], 1);
+#endif
+	st->pend = &r->hist;
+	st->pend_value = value;
+	return LP_OK;
+}
+
+/*
+ * See its declaration above: the per-row path of a state that counts
+ * statuses, pipelined as lp_state_add_pipelined (the histogram's count one
+ * row behind, its cache line prefetched); the status counts at once.
+ */
+static LP_ALWAYS_INLINE int
+lp_state_add_status(lp_state *st, const char *key, size_t keylen, int64_t value, int cls)
+{
+	lp_route   *r = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
+	lp_red	   *rd;
+	int			rc = lp_state_flush(st);
+
+	if (rc != LP_OK)
+		return rc;
+	if (!r)
+		return lp_state_add_status_slow(st, key, keylen, value, cls);
+	LP_ASSERT(st->status && cls >= 0 && cls < LP_CLASSES && r->red < st->nred);
+	rd = &st->red[r->red];
+	if (lp_red_requests(rd) >= (uint64_t) INT64_MAX)
+		return LP_EOVERFLOW;
+	if (cls == LP_CLASS_5XX && (st->sopts & LP_SOPT_OK_LATENCY))
+	{
+		rd->cls[cls]++;			/* requests and errors count it, the histogram not */
+		return LP_OK;
+	}
+	if (value < 0)
+	{
+		rd->cls[cls]++;
+		rd->nolat++;
+		return LP_OK;
+	}
+	if ((uint64_t) value >= r->hist.dense_cap)
+	{
+		if ((rc = lp_hist_add(&st->alloc, &r->hist, value, 1)) == LP_OK)
+			rd->cls[cls]++;
+		return rc;
+	}
+	rd->cls[cls]++;				/* and the histogram's count at the next row */
 #if defined(__GNUC__)
 	__builtin_prefetch(&r->hist.dense[value], 1);
 #endif

@@ -175,6 +175,12 @@ lp_state_fold(lp_state *dst, const char *key, size_t keylen,
 
 	if ((rc = lp_reader_init(&r, buf, len)) != LP_OK)
 		return rc;
+	/* a version 2 state's status counts and options are folded too */
+	r.all = 1;
+	if ((rc = lp_state_join_options(dst, r.sopts, r.nroutes == 0 && r.malformed == 0)) != LP_OK)
+		return rc;
+	if (r.version == LP_CODEC_VERSION_RED && (rc = lp_state_count_status(dst)) != LP_OK)
+		return rc;
 	if ((rc = lp_state_add_malformed(dst, r.malformed)) != LP_OK)
 		return rc;
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
@@ -184,6 +190,8 @@ lp_state_fold(lp_state *dst, const char *key, size_t keylen,
 		uint64_t	c;
 
 		if (!into && (rc = lp_state_route(dst, key, keylen, &into)) != LP_OK)
+			return rc;
+		if (dst->status && (rc = lp_red_add(&dst->red[into->red], &rv.red)) != LP_OK)
 			return rc;
 		lp_pairs_begin(&rv, &it);
 		while (lp_pairs_next(&it, &v, &c))

@@ -62,6 +62,7 @@ my $load_secs = field_load(
 	server => 'nginx', dir => $dir);
 
 # The reference, from the file; the database; logp95 against the reference.
-field_check_log('combined', 'nginx', 'field', $log, $dir, $load_secs);
+my $node = field_check_log('combined', 'nginx', 'field', $log, $dir, $load_secs);
+field_check_status($node, 'combined', 'nginx', $log, $dir);    # issue 24
 
 done_testing();

@@ -110,6 +110,7 @@ note('lines from 127.0.0.2 by request start: '
 		  ('\x16', '\x', 'GARBAGE', 'PRI', 'GET"', 'G{T', 'GET http')));
 
 # The reference, from the file; the database; logp95 against the reference.
-field_check_log('combined_us', 'apache', 'apache_field', $log, $dir, $load_secs);
+my $node = field_check_log('combined_us', 'apache', 'apache_field', $log, $dir, $load_secs);
+field_check_status($node, 'combined_us', 'apache', $log, $dir);    # issue 24
 
 done_testing();

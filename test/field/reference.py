@@ -52,14 +52,21 @@
 # after it (rules 1 and 5), so \" never opens or closes a field and \\ never
 # escapes the quote after it ("a\\" ends at its second '"').
 #
+# Status classes (issue 24, --status): the status is the first field after
+# the request, when it is unquoted and exactly three digits, the first 1-9;
+# its class is its first digit when it is 100-599, and "unknown" otherwise
+# (no such field, 000, 999).  Malformed lines count in no class.
+#
 # Percentiles: for a route of n requests, pK is the latency at 0-based index
 # min(floor(n*K/100), n-1) of its sorted latencies.
 #
 #   reference.py LOG [--format combined] [--exclude-client ADDR]
 #                [--routes routes.csv] [--lines lines.csv] [--expected FILE]
+#                [--status status.csv]
 #
 # Prints a summary ("lines N", "routes N", "requests N", "malformed N",
 # "clients ADDR:N ...").  --routes writes CSV route,requests,p50,p95,p99,max;
+# --status writes CSV route,requests,s1xx,s2xx,s3xx,s4xx,s5xx,unknown;
 # --lines writes CSV n,ts,route,ms (one row per line of the file, n from 1;
 # an empty field for no time, or no route and ms for a malformed line);
 # --expected writes the human-readable regression file.  --exclude-client
@@ -224,6 +231,19 @@ def parse(line, fmt):
     return ts, route, ms
 
 
+def status_class(line):
+    """The status class of a well-formed line: 1..5, or 0 for unknown."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    c = close_quote(line, request_open(line))
+    rest = line[c + 1:].lstrip(b" \t")
+    m = re.match(rb"([1-9][0-9][0-9])(?:[ \t]|\Z)", rest)
+    if not m:
+        return 0
+    status = int(m.group(1))
+    return status // 100 if 100 <= status <= 599 else 0
+
+
 def rank(sorted_ms, k):
     n = len(sorted_ms)
     return sorted_ms[min(n * k // 100, n - 1)]
@@ -237,6 +257,7 @@ def main():
     ap.add_argument("--routes")
     ap.add_argument("--lines")
     ap.add_argument("--expected")
+    ap.add_argument("--status")
     args = ap.parse_args()
 
     with open(args.log, "rb") as f:
@@ -247,6 +268,7 @@ def main():
     exclude = args.exclude_client.encode() + b" " if args.exclude_client else None
 
     per_route = {}
+    per_status = {}
     per_line = []
     malformed = 0
     clients = {}
@@ -261,6 +283,7 @@ def main():
             malformed += 1
         else:
             per_route.setdefault(route, []).append(ms)
+            per_status.setdefault(route, [0] * 6)[status_class(line)] += 1
 
     report = []
     for route in sorted(per_route):  # byte order, as logp95_report
@@ -273,6 +296,12 @@ def main():
             w = csv.writer(f, lineterminator="\n")
             for row in report:
                 w.writerow(row)
+    if args.status:
+        with open(args.status, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f, lineterminator="\n")
+            for route in sorted(per_status):
+                c = per_status[route]
+                w.writerow([route.decode("utf-8"), sum(c), c[1], c[2], c[3], c[4], c[5], c[0]])
     if args.lines:
         with open(args.lines, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f, lineterminator="\n")

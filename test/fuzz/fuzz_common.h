@@ -52,6 +52,7 @@ fuzz_walk(const uint8_t *buf, size_t len, int valid)
 		FUZZ_ASSERT(!valid);
 		return;
 	}
+	r.all = 1;					/* version 2: routes without a latency too */
 	while ((rc = lp_reader_next(&r, &rv)) == 1)
 	{
 		lp_pair_iter it;
@@ -71,6 +72,15 @@ fuzz_walk(const uint8_t *buf, size_t len, int valid)
 			FUZZ_ASSERT(lp_key_cmp(prev, prevlen, rv.key, rv.keylen) < 0);
 		prev = rv.key;
 		prevlen = rv.keylen;
+		/* version 2: the status counts add up to the histogram as lp_red_check says */
+		FUZZ_ASSERT(rv.has_red == (r.version == LP_CODEC_VERSION_RED));
+		FUZZ_ASSERT(lp_red_check(&rv.red, rv.total, r.sopts) == LP_OK);
+		if (rv.npairs == 0)
+		{
+			FUZZ_ASSERT(rv.has_red && rv.total == 0 && rv.pairs_len == 0);
+			routes++;
+			continue;
+		}
 		FUZZ_ASSERT(rv.npairs >= 1 && rv.total >= 1 && rv.total <= (uint64_t) INT64_MAX);
 		ranks[0] = 0;
 		ranks[1] = lp_rank_pct(rv.total, 95);

@@ -3,7 +3,7 @@
  *
  * The files it writes are committed in test/fuzz/corpus/; to write them again:
  *   cc -Isrc -o test/fuzz/build/gen_corpus test/fuzz/gen_corpus.c \
- *      src/lp_parse.c src/lp_state.c src/lp_codec.c src/lp_gen.c
+ *      $(the UNITS of test/unit/Makefile) -lm
  *   test/fuzz/build/gen_corpus test/fuzz/corpus
  */
 #include <errno.h>
@@ -231,5 +231,28 @@ main(int argc, char **argv)
 	put_state("edges", st);
 	put_state("gen-20-routes", gen_state(200, 20, 3));
 	put_state("gen-70-routes", gen_state(700, 70, 42));
+
+	/* encoding version 2 (issue 24): statuses, a route without latency, options */
+	st = lp_state_create(&alloc);
+	lp_state_use_options(st, 0);
+	lp_state_add_status(st, "/a", 2, 5, 1);
+	lp_state_add_status(st, "/a", 2, 7, 4);
+	lp_state_add_status(st, "/a", 2, -1, 3);
+	lp_state_add_status(st, "/b", 2, 300, LP_CLASS_UNKNOWN);
+	lp_state_add_status(st, "/nolat", 6, -1, 0);
+	lp_state_add_malformed(st, 2);
+	lp_state_flush(st);
+	put_state("red-status", st);
+	st = lp_state_create(&alloc);
+	lp_state_use_options(st, LP_SOPT_METHOD | LP_SOPT_OK_LATENCY);
+	lp_state_add_status(st, "GET /a", 6, 5, 1);
+	lp_state_add_status(st, "GET /a", 6, 60000, 4);
+	lp_state_add_status(st, "PUT /a", 6, 60000, 4);
+	lp_state_add_status(st, "PUT /a", 6, -1, 2);
+	lp_state_flush(st);
+	put_state("red-method-ok_latency", st);
+	st = lp_state_create(&alloc);
+	lp_state_use_options(st, LP_SOPT_METHOD);
+	put_state("red-empty-method", st);
 	return 0;
 }

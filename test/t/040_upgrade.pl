@@ -117,6 +117,29 @@ is($node->safe_psql('old_db',
 		q{SELECT (SELECT logp95_merge(state) FROM hourly)::text = (SELECT logp95_agg(line) FROM access_log)::text}),
 	't', 'merging the stored states equals aggregating the lines again');
 
+# ---- issue 24: states of 1.0 and 1.1 read and merge with version 2 states ----
+# A version 2 state (statuses counted) merged with the states stored at 1.0,
+# and with a state literal as 1.1 writes it (encoding version 1, which 1.0
+# and 1.1 share): their requests count as unknown, the other classes are
+# the new state's, and subtracting the new state gives back the old bytes.
+my $red_sql = q{
+	WITH old AS (SELECT logp95_merge(state) AS s FROM hourly),
+		 v11 AS (SELECT '\x010002172f6170692f76312f7265736f75726365302f6974656d73050b60011001090120019f0101112f6170692f76312f7265736f75726365310103a00101'::logp95_state AS s),
+		 new AS (SELECT logp95_agg(l, 'combined', 'status') AS s
+				 FROM logp95_generate(5000, 40, 7, 'combined') l),
+		 sum AS (SELECT o.s + v.s + n.s AS s FROM old o, v11 v, new n)
+	SELECT (SELECT sum(unknown) FROM logp95_status((SELECT s FROM sum)))
+			 = (SELECT sum(requests) FROM logp95_report((SELECT s FROM old)))
+			   + (SELECT sum(requests) FROM logp95_report((SELECT s FROM v11)))
+			   + (SELECT sum(unknown) FROM logp95_status((SELECT s FROM new))),
+		   (SELECT sum(s2xx) + sum(s5xx) FROM logp95_status((SELECT s FROM sum)))
+			 = (SELECT sum(s2xx) + sum(s5xx) FROM logp95_status((SELECT s FROM new))),
+		   ((SELECT s FROM sum) - (SELECT s FROM new))::text = ((SELECT s FROM old) + (SELECT s FROM v11))::text,
+		   left((SELECT s FROM new)::text, 4), left((SELECT s FROM sum)::text, 4)
+};
+is($node->safe_psql('old_db', $red_sql), "t|t|t|\\x02|\\x02",
+	'1.0 and 1.1 states merge exactly with a version 2 state after the update');
+
 # ---- a fresh install of the default version has the same objects ----
 $node->safe_psql('new_db', 'CREATE EXTENSION logp95');
 

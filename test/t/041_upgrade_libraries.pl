@@ -613,6 +613,16 @@ for my $version (@paths)
 		text => $node->safe_psql($db, $states_text_sql),
 		views => $node->safe_psql($db, $views_sql) };
 	cmp_ok(scalar(split /\n/, $before{$db}{raw}), '==', 6, "$db: six states stored");
+
+	# Issue 24: a state of encoding version 2 (statuses counted, written by
+	# the current library: test/fuzz/corpus/hex/red-status) is refused by
+	# the released library as docs/reliability.md says.
+	my ($v2_ret, $v2_out, $v2_err) = (0, '', '');
+	$v2_ret = $node->psql($db,
+		q{SELECT '\x02000203022f6102040501020100010001010001022f620103ac020100000000000100062f6e6f6c6174000001000000000001'::logp95_state},
+		stdout => \$v2_out, stderr => \$v2_err);
+	like($v2_err, qr/invalid input syntax for type logp95_state.*\n(?:.*\n)*?DETAIL:\s+The header is invalid\./,
+		"$db: the $version library refuses a version 2 state: The header is invalid.");
 }
 
 # ---------------------------------------------------------------------
@@ -670,6 +680,15 @@ for my $version (@paths)
 	is($ret, 0, "$db: ALTER EXTENSION logp95 UPDATE succeeds") or diag($err);
 	is($node->safe_psql($db, q{SELECT extversion FROM pg_extension WHERE extname = 'logp95'}),
 		$default_version, "$db: the extension is at $default_version");
+	# the version 2 state the released library refused reads now, and
+	# merges with the states stored under it
+	is($node->safe_psql($db,
+			q{SELECT sum(requests) || '/' || sum(s5xx) || '/' || sum(unknown) FROM logp95_status('\x02000203022f6102040501020100010001010001022f620103ac020100000000000100062f6e6f6c6174000001000000000001'::logp95_state)}),
+		'5/1/1', "$db: the current library reads the version 2 state");
+	is($node->safe_psql($db, q{
+		SELECT (SELECT sum(requests) FROM logp95_status(logp95_merge(state) + '\x02000203022f6102040501020100010001010001022f620103ac020100000000000100062f6e6f6c6174000001000000000001'::logp95_state))
+			 = (SELECT sum(requests) FROM logp95_report(logp95_merge(state))) + 5
+		FROM states}), 't', "$db: the stored states merge with it");
 
 	# the WARNINGs: what the update could not rebuild, with what to run
 	my @warnings = $err =~ /WARNING:\s+(.*)$/mg;

@@ -460,7 +460,7 @@ test_formats_options(void)
 		  "options: unknown word");
 	CHECK(lp_parse_options("Skip", 4, &fl, &w, &wn) == LP_OPTS_UNKNOWN, "options: case matters");
 	CHECK(lp_parse_options("skip,", 5, &fl, &w, &wn) == LP_OPTS_UNKNOWN && wn == 0, "options: an empty word");
-	CHECK(strcmp(lp_option_names(), "skip, error, templates, query, host, unescape") == 0,
+	CHECK(strcmp(lp_option_names(), "skip, error, templates, query, host, unescape, status, method, ok_latency") == 0,
 		  "options: the names");
 	for (o = lp_options; o->name && o->flag != LP_PARSE_KEEP_QUERY; o++)
 		;

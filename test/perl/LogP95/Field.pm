@@ -43,6 +43,7 @@ our @EXPORT = qw(
   field_database
   field_try_sql
   field_check_report
+  field_check_status
   field_check_times
   field_compare
   field_check_log
@@ -485,6 +486,45 @@ The whole check of a field log: field_reference, then a cluster NODE_NAME
 FORMAT and TABLE.  Returns the node.
 
 =cut
+
+=pod
+
+=item field_check_status(node, format, table, log, dir)
+
+Issue 24: logp95_status of logp95_agg(line, FORMAT, 'status') over
+TABLE_log, route by route, against reference.py --status on LOG.
+
+=cut
+
+sub field_check_status
+{
+	my ($node, $format, $table, $log, $dir) = @_;
+	my $out = '';
+	ok(IPC::Run::run([ $python, "$field/reference.py", $log, '--format', $format,
+			'--status', "$dir/ref_status.csv" ], '>', \$out, '2>&1'),
+		'reference.py --status ran') or diag($out);
+	$node->safe_psql($db, qq{
+SET logp95.on_malformed = skip;
+CREATE TABLE ref_status(route text, requests bigint, s1xx bigint, s2xx bigint, s3xx bigint,
+						s4xx bigint, s5xx bigint, unknown bigint);
+COPY ref_status FROM '$dir/ref_status.csv' WITH (FORMAT csv);
+CREATE TABLE got_status AS
+SELECT * FROM logp95_status((SELECT logp95_agg(line, '$format', 'status') FROM ${table}_log));});
+	cmp_ok($node->safe_psql($db, 'SELECT count(*) FROM ref_status WHERE s2xx > 0'), '>', 0,
+		'the reference counts 2xx responses');
+	my $diff = $node->safe_psql($db, q{
+SELECT count(*) FROM ((TABLE got_status EXCEPT ALL TABLE ref_status)
+					  UNION ALL (TABLE ref_status EXCEPT ALL TABLE got_status)) d});
+	is($diff, 0, "logp95_status of logp95_agg(line, '$format', 'status'): every route's classes");
+	diag("status rows that differ (got, then reference):\n"
+		  . $node->safe_psql($db, q{(TABLE got_status EXCEPT ALL TABLE ref_status) UNION ALL
+									(TABLE ref_status EXCEPT ALL TABLE got_status) LIMIT 20}))
+	  if $diff ne '0';
+	note("status classes of the field log:\n"
+		  . $node->safe_psql($db, q{SELECT sum(requests), sum(s1xx), sum(s2xx), sum(s3xx), sum(s4xx),
+									 sum(s5xx), sum(unknown) FROM got_status}));
+	return;
+}
 
 sub field_check_log
 {
