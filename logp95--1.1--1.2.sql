@@ -823,3 +823,19 @@ AS 'MODULE_PATHNAME', 'logp95_detect_format' LANGUAGE C STABLE STRICT PARALLEL S
 
 COMMENT ON FUNCTION logp95_detect_format(text[]) IS
 'the format that reads the largest share of the sample''s lines (a tie goes to the earlier of default, combined_us, combined, combined_us_query, combined_query), NULL when none reads half of them';
+
+-- ---------------------------------------------------------------------
+-- Long-tailed sample latencies (issue 27).
+-- ---------------------------------------------------------------------
+-- logp95_generate's 1.0 and 1.1 forms are IMMUTABLE and keep their lines;
+-- the latency distribution is a new argument bound to a new C symbol.
+-- 'narrow' gives the four-argument form's lines; 'long_tail' a log-normal
+-- body with a Pareto tail capped at 60,000 ms (docs/reference.md).
+
+CREATE FUNCTION logp95_generate(lines bigint, routes int, seed bigint, format text, latency text)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'logp95_generate_latency' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+ROWS 1000;
+
+COMMENT ON FUNCTION logp95_generate(bigint, int, bigint, text, text) IS
+'deterministic sample access-log lines in a log format with latencies from a named distribution: narrow (the four-argument form''s lines) or long_tail (a log-normal body with a Pareto tail out to a 60,000 ms timeout)';
