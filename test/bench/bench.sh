@@ -7,6 +7,9 @@
 #   sudo test/bench/bench.sh rollup       # continuous rollups: COPY with and without one, and
 #                                         # the last 6 hours from a rollup against the raw lines
 #                                         # (test/bench/rollup.sh, its own settings there)
+#   sudo test/bench/bench.sh tail         # long-tailed latencies beside narrow ones at two
+#                                         # sizes: cost per line over the floor, 2 workers,
+#                                         # perf stat (test/bench/tail.sh, its settings there)
 #
 # Settings (environment):
 #   LP_BENCH_SIZES="400000 4000000"   line counts of the timing run
@@ -56,13 +59,14 @@ SEED=42
 
 # the rollup benchmark is a script of its own (its own cluster and settings)
 [ "$MODE" = rollup ] && exec bash "$LP_ROOT/test/bench/rollup.sh"
+[ "$MODE" = tail ] && exec bash "$LP_ROOT/test/bench/tail.sh"
 case "$MODE" in
 	callgrind | profile) FORMATS="default $PROF_FORMAT" ;;
 esac
 case "$MODE" in
 	bench | callgrind | profile) ;;
 	*)
-		echo "usage: $0 [bench|callgrind|profile|rollup]" >&2
+		echo "usage: $0 [bench|callgrind|profile|rollup|tail]" >&2
 		exit 2
 		;;
 esac
