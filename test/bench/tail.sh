@@ -15,6 +15,9 @@
 #   LP_TAIL_LATENCY="narrow long_tail"      latency distributions (logp95_generate's
 #                                           fifth argument; docs/reference.md)
 #   LP_BENCH_RUNS=5                         timed rounds (after one warm-up round)
+#   LP_TAIL_PERF_EVENTS=cache-misses,cache-references,instructions
+#                                           perf stat's events (the first one decides
+#                                           whether perf can count here)
 #
 # For each (distribution, format, size): a table of logp95_generate(N, 300,
 # 42, format, distribution), and, interleaved round by round over all of
@@ -40,6 +43,7 @@ CSIZES=${LP_TAIL_COMBINED_SIZES:-400000 2000000}
 FORMATS=${LP_TAIL_FORMATS:-default combined}
 LATENCY=${LP_TAIL_LATENCY:-narrow long_tail}
 RUNS=${LP_BENCH_RUNS:-5}
+EVENTS=${LP_TAIL_PERF_EVENTS:-cache-misses,cache-references,instructions}
 export PGOPTIONS="-c client_min_messages=warning"
 
 OUTDIR=$LP_ROOT/test/bench/out
@@ -215,23 +219,22 @@ echo
 echo "=== perf stat of the backend over one serial report per table (cache misses per line)"
 if ! command -v perf > /dev/null 2>&1; then
 	echo "  skipped: perf is not installed (Debian: apt-get install linux-perf)"
-elif ! perf stat -x, -e cache-misses true 2>&1 | grep -q '^[0-9]'; then
-	echo "  skipped: perf cannot read the hardware counters here ($(perf stat -x, -e cache-misses true 2>&1 | grep cache-misses | cut -d, -f1 | head -1); a virtual machine without a virtual PMU)"
+elif ! perf stat -x, -e "${EVENTS%%,*}" true 2>&1 | grep -q '^[0-9]'; then
+	echo "  skipped: perf cannot count ${EVENTS%%,*} here ($(perf stat -x, -e "${EVENTS%%,*}" true 2>&1 | grep -v '^$' | cut -d, -f1 | head -1); a virtual machine without a virtual PMU)"
 else
 	for t in "${TABLES[@]}"; do
-		pid=$(lp_psql -At -c "SELECT pg_backend_pid()" 2>/dev/null)	# unused: each psql has its own backend
-		: "$pid"
 		lp_psql -c "$SERIAL SELECT count(*) FROM ($(report_sql "$t")) s" > /dev/null	# warm
 		{
 			echo 'SELECT pg_backend_pid() AS pid \gset'
 			echo '\setenv LP_PID :pid'
-			echo "\\! perf stat -x, -e cache-misses,cache-references,instructions -p \$LP_PID -o $WORK/perf-$t.txt sleep 1000 & echo \$! > $WORK/perf.pid"
+			# perf counts the backend while its command runs: until the flag file goes
+			echo "\\! touch $WORK/perf.run; perf stat -x, -e $EVENTS -p \$LP_PID -o $WORK/perf-$t.txt -- sh -c 'while [ -e $WORK/perf.run ]; do sleep 0.05; done' &"
 			echo '\! sleep 0.3'
 			echo "$SERIAL SELECT count(*) FROM ($(report_sql "$t")) s;"
-			echo "\\! kill -INT \$(cat $WORK/perf.pid); sleep 0.3"
+			echo "\\! rm -f $WORK/perf.run; sleep 0.3"
 		} > "$WORK/perf.sql"
 		lp_psql -f "$WORK/perf.sql" > /dev/null
-		awk -F, -v t="$t" -v n="${T_N[$t]}" '$3 ~ /cache-misses|cache-references|instructions/ && $1 ~ /^[0-9]/ {printf "%s%s %.2f a line", sep, $3, $1 / n; sep = ", "} END {print "  " t ": " ""}' \
-			"$WORK/perf-$t.txt" | sed 's/^\(.*\)  \(t_[^:]*\): $/  \2: \1/'
+		# perf stat -x, lines: value,unit,event,...
+		echo "  $t:$(awk -F, -v n="${T_N[$t]}" '$1 ~ /^[0-9.]+$/ {printf " %s %.3f a line;", $3, $1 / n}' "$WORK/perf-$t.txt")"
 	done
 fi
