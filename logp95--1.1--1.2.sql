@@ -923,3 +923,19 @@ ROWS 100;
 
 COMMENT ON FUNCTION logp95_red(logp95_state, float8) IS
 'rate, errors and duration of every route: requests, requests per second over the given seconds (NULL without), 5xx errors and their share, and the latency percentiles of the route''s histogram';
+
+-- ---------------------------------------------------------------------
+-- Long-tailed sample latencies (issue 27).
+-- ---------------------------------------------------------------------
+-- logp95_generate's 1.0 and 1.1 forms are IMMUTABLE and keep their lines;
+-- the latency distribution is a new argument bound to a new C symbol.
+-- 'narrow' gives the four-argument form's lines; 'long_tail' a log-normal
+-- body with a Pareto tail capped at 60,000 ms (docs/reference.md).
+
+CREATE FUNCTION logp95_generate(lines bigint, routes int, seed bigint, format text, latency text)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'logp95_generate_latency' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+ROWS 1000;
+
+COMMENT ON FUNCTION logp95_generate(bigint, int, bigint, text, text) IS
+'deterministic sample access-log lines in a log format with latencies from a named distribution: narrow (the four-argument form''s lines) or long_tail (a log-normal body with a Pareto tail out to a 60,000 ms timeout)';

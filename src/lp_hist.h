@@ -15,9 +15,15 @@
  * array is made (and doubled) only while it holds at least one distinct
  * value per LP_DENSE_RATIO slots, or, up to LP_DENSE_ROWS_MAX slots, while
  * it has at most LP_DENSE_ROWS slots per row counted: memory grows with
- * distinct values, and by at most 2 kB a route with the rows it counts
- * (32 bytes a row).  Every function that may allocate takes the
- * allocator of the state that holds the histogram.
+ * distinct values (16 bytes of array a distinct value at most, what the
+ * table spends on one), and by at most 2 kB a route with the rows it
+ * counts (32 bytes a row).  LP_DENSE_MAX covers every latency up to 65,535
+ * ms, past the 60-second timeouts of common proxies: on a long-tailed
+ * route with thousands of distinct values every row the density rule lets
+ * in costs one array increment, however many values the route holds, and
+ * the table keeps only the sparse far tail (issue 27; docs/performance.md
+ * has the figures).  Every function that may allocate takes the allocator
+ * of the state that holds the histogram.
  */
 typedef struct lp_hist
 {
@@ -31,8 +37,8 @@ typedef struct lp_hist
 	uint64_t	total;			/* sum of counts, <= INT64_MAX */
 } lp_hist;
 
-/* Largest dense array, in values, its smallest size, and the density it needs. */
-#define LP_DENSE_MAX	4096
+/* Largest dense array, in values (0 .. 65,535 ms), its smallest size, and the density it needs. */
+#define LP_DENSE_MAX	65536
 #define LP_DENSE_MIN	64
 #define LP_DENSE_RATIO	4
 /* ... or enough rows: up to LP_DENSE_ROWS_MAX slots, LP_DENSE_ROWS slots a row counted */
@@ -49,7 +55,7 @@ typedef struct lp_hist
  * for the whole batch in one step, instead of growing it a doubling at a
  * time as single rows do.
  */
-#define LP_DENSE_STEPS	7		/* dense sizes LP_DENSE_MIN << 0 .. 6 */
+#define LP_DENSE_STEPS	11		/* dense sizes LP_DENSE_MIN << 0 .. 10 */
 
 typedef struct lp_hist_batch
 {

@@ -10,6 +10,9 @@
 #   sudo test/bench/bench.sh formats      # every preset, definition and JSON format beside
 #                                         # combined, serial report (test/bench/formats_sql.sh;
 #                                         # skipped while SQL does not take them yet)
+#   sudo test/bench/bench.sh tail         # long-tailed latencies beside narrow ones at two
+#                                         # sizes: cost per line over the floor, 2 workers,
+#                                         # perf stat (test/bench/tail.sh, its settings there)
 #
 # Settings (environment):
 #   LP_BENCH_SIZES="400000 4000000"   line counts of the timing run
@@ -61,13 +64,14 @@ SEED=42
 [ "$MODE" = rollup ] && exec bash "$LP_ROOT/test/bench/rollup.sh"
 # so is every new format beside combined (issue 23; test/bench/formats_sql.sh)
 [ "$MODE" = formats ] && exec bash "$LP_ROOT/test/bench/formats_sql.sh"
+[ "$MODE" = tail ] && exec bash "$LP_ROOT/test/bench/tail.sh"
 case "$MODE" in
 	callgrind | profile) FORMATS="default $PROF_FORMAT" ;;
 esac
 case "$MODE" in
 	bench | callgrind | profile) ;;
 	*)
-		echo "usage: $0 [bench|callgrind|profile|rollup|formats]" >&2
+		echo "usage: $0 [bench|callgrind|profile|rollup|formats|tail]" >&2
 		exit 2
 		;;
 esac

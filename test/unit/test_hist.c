@@ -54,7 +54,8 @@ test_state_dense(void)
 	r = find_route(st, "/d", 2);
 	if (CHECK(r != NULL, "dense route"))
 	{
-		CHECK_EQ_U(r->hist.dense_cap, LP_DENSE_MAX, "dense array grew to its maximum");
+		/* every value below NV: the power of two above it, as the density rule allows */
+		CHECK_EQ_U(r->hist.dense_cap, 16384, "dense array grew to take every value");
 		CHECK_EQ_U(r->hist.total, total, "dense total");
 		for (i = 0; i < NV; i++)
 			n += want[i] != 0;
@@ -423,3 +424,157 @@ test_state_sorted(void)
 	}
 }
 
+
+/* one (route, value) of the long-tailed test, for the reference sort */
+typedef struct lt_row
+{
+	int32_t		route;
+	int64_t		value;
+} lt_row;
+
+static int
+lt_row_cmp(const void *a, const void *b)
+{
+	const lt_row *x = a,
+			   *y = b;
+
+	if (x->route != y->route)
+		return x->route < y->route ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/*
+ * Long-tailed latencies (lp_gen's LP_GEN_LONG_TAIL: thousands of distinct
+ * values a busy route, out to 60,000 ms): every route's sorted pairs equal
+ * a plain reference (the rows sorted and counted), whether the rows came
+ * through lp_state_add, lp_state_add_pipelined or a merge of two halves;
+ * the three states pass lp_state_check and encode to the same bytes; and
+ * the busiest route counts values past 4,096 ms (the dense array's old
+ * limit) in its dense array, with the slot table holding only the sparse
+ * rest.
+ */
+void
+test_state_long_tail(void)
+{
+	enum
+	{
+		NROWS = 400000, NROUTES = 20
+	};
+	lt_row	   *rows = malloc(sizeof(lt_row) * NROWS);
+	lp_pair    *pairs = malloc(sizeof(lp_pair) * NROWS);
+	lp_state   *st = lp_state_create(&g_alloc),
+			   *pst = lp_state_create(&g_alloc),
+			   *h1 = lp_state_create(&g_alloc),
+			   *h2 = lp_state_create(&g_alloc);
+	lp_gen		g;
+	char		line[LP_GEN_MAXLINE];
+	char		key[64];
+	uint32_t	i,
+				bad = 0,
+				badpairs = 0,
+				distinct_max = 0,
+				busiest = 0,
+				big_dense = 0;
+	const char *why = NULL;
+	uint8_t    *e[3];
+	size_t		l[3];
+
+	lp_gen_init(&g, NROUTES, 7);
+	lp_gen_set_latency(&g, LP_GEN_LONG_TAIL);
+	for (i = 0; i < NROWS; i++)
+	{
+		/* "<timestamp> <method> <route> <ms>": the route's number and the ms */
+		char	   *sp,
+				   *r;
+		int			klen;
+
+		lp_gen_line(&g, i, line);
+		sp = strrchr(line, ' ');
+		rows[i].value = atoll(sp + 1);
+		*sp = '\0';
+		r = strrchr(line, ' ') + 1;
+		rows[i].route = (int32_t) strlen(r) * 1000 + (int32_t) atoi(strpbrk(r, "0123456789"));
+		klen = snprintf(key, sizeof(key), "/r%d", (int) rows[i].route);
+		bad += lp_state_add(st, key, klen, rows[i].value) != LP_OK;
+		bad += lp_state_add_pipelined(pst, key, klen, rows[i].value) != LP_OK;
+		bad += lp_state_add(i % 3 ? h1 : h2, key, klen, rows[i].value) != LP_OK;
+	}
+	bad += lp_state_flush(pst) != LP_OK;
+	bad += lp_state_merge(h1, h2) != LP_OK;
+	CHECK_EQ_U(bad, 0, "long tail: every add and the merge succeed");
+	CHECK((why = lp_state_check(st)) == NULL, "long tail: state checks (%s)", why ? why : "");
+	CHECK((why = lp_state_check(pst)) == NULL, "long tail: pipelined state checks (%s)", why ? why : "");
+	CHECK((why = lp_state_check(h1)) == NULL, "long tail: merged state checks (%s)", why ? why : "");
+
+	/* the reference: rows sorted by (route, value), runs counted */
+	qsort(rows, NROWS, sizeof(lt_row), lt_row_cmp);
+	for (i = 0; i < NROWS;)
+	{
+		uint32_t	j = i,
+					n = 0,
+					k,
+					s;
+		int			klen = snprintf(key, sizeof(key), "/r%d", (int) rows[i].route);
+		const lp_state *states[3] = {st, pst, h1};
+
+		/* the route's reference pairs into pairs[0 .. n) */
+		while (j < NROWS && rows[j].route == rows[i].route)
+		{
+			if (n == 0 || pairs[n - 1].value != rows[j].value)
+			{
+				pairs[n].value = rows[j].value;
+				pairs[n++].count = 0;
+			}
+			pairs[n - 1].count++;
+			j++;
+		}
+		for (s = 0; s < 3; s++)
+		{
+			lp_route   *r = find_route(states[s], key, klen);
+			lp_pair    *got;
+
+			if (!r || r->hist.used != n || r->hist.total != j - i)
+			{
+				if (badpairs++ < 5)
+					CHECK(0, "long tail: route %s of state %u: %u distinct values and %llu rows, want %u and %u",
+						  key, s, r ? r->hist.used : 0, r ? (unsigned long long) r->hist.total : 0ULL, n, j - i);
+				continue;
+			}
+			got = malloc(sizeof(lp_pair) * n);
+			lp_hist_sorted(&r->hist, got);
+			for (k = 0; k < n; k++)
+				if ((got[k].value != pairs[k].value || got[k].count != pairs[k].count) && badpairs++ < 5)
+					CHECK(0, "long tail: route %s of state %u, pair %u: value %lld count %llu, want %lld %llu",
+						  key, s, k, (long long) got[k].value, (unsigned long long) got[k].count,
+						  (long long) pairs[k].value, (unsigned long long) pairs[k].count);
+			free(got);
+			if (s == 0 && n > distinct_max)
+			{
+				distinct_max = n;
+				busiest = (uint32_t) rows[i].route;
+				big_dense = 0;
+				for (k = 0; k < n; k++)
+					big_dense += pairs[k].value >= 4096 && (uint64_t) pairs[k].value < r->hist.dense_cap;
+			}
+		}
+		i = j;
+	}
+	CHECK_EQ_U(badpairs, 0, "long tail: sorted pairs of every route equal the reference, three ways");
+	CHECK(distinct_max > 1000, "long tail: the busiest route (/r%u) holds %u distinct values", busiest, distinct_max);
+	CHECK(big_dense > 0, "long tail: the busiest route (%u distinct values) counts %u values past 4,096 ms in its dense array", distinct_max, big_dense);
+
+	/* the same counts encode to the same bytes */
+	CHECK_EQ_I(lp_encode(st, &g_alloc, 0, SIZE_MAX, &e[0], &l[0]), LP_OK, "long tail: encode");
+	CHECK_EQ_I(lp_encode(pst, &g_alloc, 0, SIZE_MAX, &e[1], &l[1]), LP_OK, "long tail: encode pipelined");
+	CHECK_EQ_I(lp_encode(h1, &g_alloc, 0, SIZE_MAX, &e[2], &l[2]), LP_OK, "long tail: encode merged");
+	CHECK(l[0] == l[1] && l[0] == l[2] && memcmp(e[0], e[1], l[0]) == 0 && memcmp(e[0], e[2], l[0]) == 0,
+		  "long tail: the three states encode to the same %zu bytes", l[0]);
+	for (i = 0; i < 3; i++)
+		g_alloc.free(g_alloc.ctx, e[i]);
+	lp_state_free(st);
+	lp_state_free(pst);
+	lp_state_free(h1);
+	lp_state_free(h2);
+	free(rows);
+	free(pairs);
+}

@@ -1,0 +1,172 @@
+/* test/bench/hist_driver.c -- the per-row histogram path alone, over narrow or long-tailed latencies (plain C)
+ *
+ *   make -C test/bench hist_driver
+ *   test/bench/hist_driver long_tail 4000000 5     (distribution, lines, passes)
+ *   valgrind --tool=cachegrind --cache-sim=yes test/bench/hist_driver long_tail 400000 1
+ *
+ * Generates N default-format lines with lp_gen (300 routes, seed 42: the
+ * benchmark's lines) in the named latency distribution, keeps each line's
+ * route (a pointer into the text) and latency, then adds every row into a
+ * fresh lp_state with lp_state_add_pipelined, as logp95_agg's transition
+ * does, and sorts every route's pairs as the encoder does.  Prints ns a row
+ * for the adds and for the sort (fastest of the passes), the distinct
+ * (route, value) pairs, the heap the state holds, and a checksum of the
+ * sorted pairs (equal across histogram layouts: the counts are exact).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lp_gen.h"
+#include "lp_state.h"
+
+static size_t heap_live;
+
+/* malloc with a size header, so that the driver can say what the state holds */
+static void *
+d_alloc(void *ctx, size_t size)
+{
+	size_t	   *p = malloc(size + 16);
+
+	if (!p)
+		return NULL;
+	p[0] = size;
+	heap_live += size;
+	return (char *) p + 16;
+}
+
+static void
+d_free(void *ctx, void *ptr)
+{
+	size_t	   *p = (size_t *) ((char *) ptr - 16);
+
+	heap_live -= p[0];
+	free(p);
+}
+
+static const lp_allocator alloc = {d_alloc, d_free, NULL};
+
+static double
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Add every row; out of line so that callgrind and perf name it. */
+__attribute__((noinline)) static lp_state *
+add_all(const char *const *key, const uint32_t *klen, const int64_t *ms, long n)
+{
+	lp_state   *st = lp_state_create(&alloc);
+	long		i;
+
+	for (i = 0; i < n; i++)
+		if (lp_state_add_pipelined(st, key[i], klen[i], ms[i]) != LP_OK)
+		{
+			fprintf(stderr, "add failed at row %ld\n", i);
+			exit(1);
+		}
+	if (lp_state_flush(st) != LP_OK)
+		exit(1);
+	return st;
+}
+
+/* Sort every route's pairs; a checksum of them. */
+__attribute__((noinline)) static uint64_t
+sort_all(const lp_state *st, uint64_t *pairs)
+{
+	uint64_t	sum = 0;
+	uint32_t	i,
+				j;
+	lp_pair    *buf = NULL;
+	size_t		bufn = 0;
+
+	*pairs = 0;
+	for (i = 0; i <= st->mask; i++)
+	{
+		const lp_route *r = &st->routes[i];
+
+		if (!r->key)
+			continue;
+		if (r->hist.used > bufn)
+		{
+			bufn = r->hist.used;
+			buf = realloc(buf, bufn * sizeof(lp_pair));
+		}
+		lp_hist_sorted(&r->hist, buf);
+		for (j = 0; j < r->hist.used; j++)
+			sum = sum * 1000003 + (uint64_t) buf[j].value * 31 + buf[j].count + r->hash;
+		*pairs += r->hist.used;
+	}
+	free(buf);
+	return sum;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *dist = argc > 1 ? argv[1] : "long_tail";
+	long		n = argc > 2 ? atol(argv[2]) : 400000;
+	int			reps = argc > 3 ? atoi(argv[3]) : 3;
+	lp_gen_latency lat;
+	lp_gen		g;
+	char	   *text,
+			   *p;
+	const char **key = malloc(n * sizeof(*key));
+	uint32_t   *klen = malloc(n * sizeof(*klen));
+	int64_t    *ms = malloc(n * sizeof(*ms));
+	double		best_add = 1e30,
+				best_sort = 1e30;
+	uint64_t	sum = 0,
+				pairs = 0;
+	size_t		heap = 0;
+	long		i;
+	int			r;
+
+	if (!lp_gen_latency_lookup(dist, strlen(dist), &lat) || n < 1)
+	{
+		fprintf(stderr, "usage: hist_driver narrow|long_tail LINES [PASSES]\n");
+		return 2;
+	}
+	text = p = malloc((size_t) n * 80);
+	lp_gen_init(&g, 300, 42);
+	lp_gen_set_latency(&g, lat);
+	for (i = 0; i < n; i++)
+	{
+		/* "<timestamp> <method> <route> <latency_ms>" */
+		size_t		len = lp_gen_line(&g, i, p);
+		char	   *sp1 = strchr(p, ' ');
+		char	   *sp2 = strchr(sp1 + 1, ' ');
+		char	   *sp3 = strchr(sp2 + 1, ' ');
+
+		key[i] = sp2 + 1;
+		klen[i] = (uint32_t) (sp3 - sp2 - 1);
+		ms[i] = atoll(sp3 + 1);
+		p += len + 1;
+	}
+	for (r = 0; r < reps; r++)
+	{
+		double		t0 = now_ns(),
+					t1,
+					t2;
+		lp_state   *st = add_all(key, klen, ms, n);
+
+		t1 = now_ns();
+		sum = sort_all(st, &pairs);
+		t2 = now_ns();
+		heap = heap_live;
+		lp_state_free(st);
+		if (t1 - t0 < best_add)
+			best_add = t1 - t0;
+		if (t2 - t1 < best_sort)
+			best_sort = t2 - t1;
+	}
+	free(text);
+	printf("%s %ld rows: add %.1f ns a row, sort %.1f ns a row (CPU time, fastest of %d); %llu pairs, state heap %zu bytes, checksum %016llx\n",
+		   dist, n, best_add / n, best_sort / n, reps, (unsigned long long) pairs, heap,
+		   (unsigned long long) sum);
+	return 0;
+}
