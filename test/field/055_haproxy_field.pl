@@ -23,6 +23,7 @@ use strict;
 use warnings FATAL => 'all';
 
 use IO::Socket::INET;
+use Time::HiRes ();
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -49,6 +50,11 @@ field_start(
 	[ 'timeout', $life, $python, "$field/syslog_sink.py", '--listen', "$syslog3164:$dir/rfc3164.log",
 	  '--listen', "$syslog5424:$dir/rfc5424.log", '--lifetime', $life - 5 ],
 	"$dir/syslog.out", "$dir/syslog.err");
+for (1 .. 100)
+{
+	last if -s "$dir/syslog.out";    # "listening": both ports bound
+	Time::HiRes::sleep(0.1);
+}
 field_config("$field/haproxy.cfg.in", "$dir/haproxy.cfg",
 	DIR => $dir, PORT => $port, BACKEND_PORT => $backend_port,
 	SYSLOG_PORT => $syslog3164, SYSLOG_PORT1 => $syslog5424);
@@ -91,8 +97,10 @@ for my $log ([ 'raw', 'raw.log' ], [ 'rfc3164', 'rfc3164.log' ], [ 'rfc5424', 'r
 SKIP:
 {
 	skip('the three logs must be read to compare them', 2) unless @ran == 3;
-	ff_same_reports($node, 'raw and RFC 3164', 'raw', 'rfc3164');
-	ff_same_reports($node, 'raw and RFC 5424', 'raw', 'rfc5424');
+	# the long request is cut at 1024 bytes of message, syslog header
+	# included: its route differs with the header's length
+	ff_same_reports($node, 'raw and RFC 3164', 'raw', 'rfc3164', "route LIKE '/long/%'");
+	ff_same_reports($node, 'raw and RFC 5424', 'raw', 'rfc5424', "route LIKE '/long/%'");
 }
 
 $node->stop;

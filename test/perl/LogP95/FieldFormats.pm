@@ -301,24 +301,28 @@ WHERE logp95_line_time(l.line, $f) AT TIME ZONE 'UTC' IS DISTINCT FROM r.ts ORDE
 
 =pod
 
-=item ff_same_reports(node, label, t1, t2)
+=item ff_same_reports(node, label, t1, t2, except)
 
 The reports of two logs of the same requests (T1_got and T2_got, made by
-ff_check) are equal, route by route.
+ff_check) are equal, route by route; EXCEPT (optional) is a condition on
+route for the routes left out.
 
 =cut
 
 sub ff_same_reports
 {
-	my ($node, $label, $t1, $t2) = @_;
+	my ($node, $label, $t1, $t2, $except) = @_;
+	my $keep = defined $except ? "WHERE NOT ($except)" : '';
 	my $res = $node->safe_psql($db, qq{
-SELECT (SELECT count(*) FROM (TABLE ${t1}_got EXCEPT ALL TABLE ${t2}_got) a)
-     + (SELECT count(*) FROM (TABLE ${t2}_got EXCEPT ALL TABLE ${t1}_got) b), (SELECT count(*) FROM ${t1}_got)});
+CREATE TEMP VIEW ${t1}_cmp AS SELECT * FROM ${t1}_got $keep;
+CREATE TEMP VIEW ${t2}_cmp AS SELECT * FROM ${t2}_got $keep;
+SELECT (SELECT count(*) FROM (TABLE ${t1}_cmp EXCEPT ALL TABLE ${t2}_cmp) a)
+     + (SELECT count(*) FROM (TABLE ${t2}_cmp EXCEPT ALL TABLE ${t1}_cmp) b), (SELECT count(*) FROM ${t1}_cmp)});
 	my ($differ, $routes) = split /\|/, $res;
 	is($differ, 0, "$label: the same requests count under the same routes, with the same latencies ($routes routes)");
 	diag("$label: routes that differ ($t1 | $t2):\n" . $node->safe_psql($db, qq{
 SELECT coalesce(a.route, b.route) || ': ' || coalesce(row(a.*)::text, 'none') || ' | ' || coalesce(row(b.*)::text, 'none')
-FROM ${t1}_got a FULL JOIN ${t2}_got b ON a.route = b.route
+FROM (SELECT * FROM ${t1}_got $keep) a FULL JOIN (SELECT * FROM ${t2}_got $keep) b ON a.route = b.route
 WHERE row(a.*) IS DISTINCT FROM row(b.*) ORDER BY 1 LIMIT 20})) if $differ ne '0';
 	return;
 }
