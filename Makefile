@@ -24,6 +24,7 @@ OBJS = \
 	src/lp_common.o \
 	src/lp_default.o \
 	src/lp_format.o \
+	src/lp_format_arg.o \
 	src/lp_formats.o \
 	src/lp_gen.o \
 	src/lp_hist.o \
@@ -39,6 +40,7 @@ OBJS = \
 	src/lp_stats.o \
 	src/lp_tag.o \
 	src/lp_templates.o \
+	src/lp_time.o \
 	src/lp_token.o \
 	src/lp_ts.o \
 	src/lp_units.o

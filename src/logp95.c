@@ -40,6 +40,8 @@ static int	logp95_max_state_memory = 1024 * 1024;
 /* See logp95.h. */
 int			logp95_prefetch_distance = 512;
 
+pg_noreturn static void logp95_format_unknown(const char *name, int len);
+
 /* How much of a bad line an error message quotes, in bytes. */
 #define LOGP95_QUOTE_MAX 200
 
@@ -261,39 +263,102 @@ logp95_format_named(const char *name, int len)
 	const lp_format_def *f = lp_format_lookup(name, (size_t) len);
 
 	if (f == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown log format \"%s\"", logp95_quote(name, (size_t) len)),
-				 errhint("Known formats are: %s.", lp_format_names())));
+		logp95_format_unknown(name, len);
+	return f;
+}
+
+/* The 22023 of a format argument that names no format. */
+pg_noreturn static void
+logp95_format_unknown(const char *name, int len)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown log format \"%s\"", logp95_quote(name, (size_t) len)),
+			 errhint("Known formats are: %s; or nginx:, apache: or json: followed by a definition.",
+					 lp_format_names())));
+}
+
+/* The 22023 of a format argument that lp_format_resolve refused. */
+pg_noreturn static void
+logp95_format_refused(const char *arg, int len, const lp_farg_error *err)
+{
+	switch (err->status)
+	{
+		case LP_FARG_BAD_OFFSET:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid UTC offset \"%s\" in log format \"%s\"",
+							err->message, logp95_quote(arg, (size_t) len)),
+					 errhint("Write the offset as +HH:MM or -HH:MM, as in haproxy@+05:30.")));
+			break;
+		case LP_FARG_DEFINITION:
+			{
+				size_t		at = err->body_off + err->pos;
+
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid %s at position %zu: %s", err->what, err->pos + 1, err->message),
+						 at < (size_t) len ?
+						 errdetail("The %s reads \"%s\" from position %zu.", err->what,
+								   logp95_quote(arg + at, (size_t) len - at), err->pos + 1) :
+						 errdetail("The error is at the end of the %s.", err->what),
+						 err->hint ? errhint("%s", err->hint) : 0));
+			}
+			break;
+		case LP_FARG_LACKS:
+		case LP_FARG_OFFSET_UNUSED:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s", err->message),
+					 err->hint ? errhint("%s", err->hint) : 0));
+			break;
+		default:
+			logp95_format_unknown(arg, len);
+	}
+	pg_unreachable();
+}
+
+/* See logp95.h. */
+const lp_format_def *
+logp95_format_cached(Logp95FormatCache *cache, text *t, unsigned need, MemoryContext cxt)
+{
+	const char *arg = VARDATA_ANY(t);
+	int			len = (int) VARSIZE_ANY_EXHDR(t);
+	const lp_format_def *f;
+	lp_farg_error err;
+
+	if (likely(cache->format != NULL && cache->len == len && cache->need == need &&
+			   memcmp(cache->name, arg, len) == 0))
+		return cache->format;
+	cache->format = NULL;
+	/* a built format needs its room (a plain name does not, but it is small) */
+	if (cache->custom == NULL)
+		cache->custom = MemoryContextAlloc(cxt, sizeof(lp_custom_format));
+	if (lp_format_resolve(arg, (size_t) len, need, cache->custom, &f, &err) != LP_FARG_OK)
+		logp95_format_refused(arg, len, &err);
+	if (cache->cap < len)
+	{
+		if (cache->name)
+			pfree(cache->name);
+		cache->name = MemoryContextAlloc(cxt, Max(len, 32));
+		cache->cap = Max(len, 32);
+	}
+	memcpy(cache->name, arg, len);
+	cache->len = len;
+	cache->need = need;
+	cache->format = f;
 	return f;
 }
 
 /* See logp95.h. */
 const lp_format_def *
-logp95_format_cached(Logp95FormatCache *cache, text *t)
-{
-	const char *name = VARDATA_ANY(t);
-	int			len = (int) VARSIZE_ANY_EXHDR(t);
-
-	if (likely(cache->format != NULL && cache->len == len &&
-			   memcmp(cache->name, name, len) == 0))
-		return cache->format;
-	cache->format = logp95_format_named(name, len);
-	Assert(len < LOGP95_FORMAT_NAME_MAX);
-	cache->len = len;
-	memcpy(cache->name, name, len);
-	return cache->format;
-}
-
-/* See logp95.h. */
-const lp_format_def *
-logp95_format_arg(FunctionCallInfo fcinfo, int argno)
+logp95_format_arg(FunctionCallInfo fcinfo, int argno, unsigned need)
 {
 	if (fcinfo->flinfo->fn_extra == NULL)
 		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
 														  sizeof(Logp95FormatCache));
 	return logp95_format_cached((Logp95FormatCache *) fcinfo->flinfo->fn_extra,
-								PG_GETARG_TEXT_PP(argno));
+								PG_GETARG_TEXT_PP(argno), need, fcinfo->flinfo->fn_mcxt);
 }
 
 /* ---------- reading a stored state ---------- */

@@ -12,6 +12,7 @@
 
 #include "lp_codec.h"
 #include "lp_common.h"
+#include "lp_format_arg.h"
 #include "lp_formats.h"
 #include "lp_state.h"
 
@@ -59,32 +60,41 @@ extern int	logp95_errdetail_line(const char *line, size_t len);
 /* A logp95_state datum holding a copy of the encoded bytes buf[0 .. len). */
 extern bytea *logp95_make_datum(const uint8 *buf, size_t len);
 
-/* Longest format name a Logp95FormatCache holds (every known name is shorter). */
-#define LOGP95_FORMAT_NAME_MAX 32
-
 /*
- * A format argument as last read at one call site: its entry in
- * lp_formats[] and the name it was given as.  Zeroed: nothing read yet.
+ * A format argument as last read at one call site: its entry, the
+ * argument it was given as, and what the call needed of it.  A name is
+ * an entry of lp_formats[]; "name@offset" and a definition ("nginx:",
+ * "apache:", "json:") are built once in `custom`, which then holds the
+ * compiled program or spec the parser reads (lp_format_arg.h).  Zeroed:
+ * nothing read yet.
  */
 typedef struct Logp95FormatCache
 {
-	const lp_format_def *format;	/* the format's entry in lp_formats[] */
+	const lp_format_def *format;	/* the format: a table entry or &custom->def */
+	unsigned	need;			/* the LP_HAS_* it was checked for */
 	int			len;			/* length of name */
-	char		name[LOGP95_FORMAT_NAME_MAX];	/* the format's name as given */
+	int			cap;			/* bytes at name */
+	char	   *name;			/* the argument as given (in the call site's context) */
+	lp_custom_format *custom;	/* a built format, allocated on first need, or NULL */
 } Logp95FormatCache;
 
 /*
- * The format named by text t, looked up in lp_formats[] only when t differs
- * from the name the cache holds; ERROR 22023 when unknown.
+ * The format named by text t for a call that needs the LP_HAS_* fields
+ * `need`, resolved (lp_format_resolve, a definition compiled) only when t
+ * or need differ from what the cache holds, in memory context cxt (the
+ * call site's); ERROR 22023 when t names no format, or one without what
+ * the call needs.
  */
-extern const lp_format_def *logp95_format_cached(Logp95FormatCache *cache, text *t);
+extern const lp_format_def *logp95_format_cached(Logp95FormatCache *cache, text *t,
+												 unsigned need, MemoryContext cxt);
 
 /*
- * The format named by text argument argno, with a Logp95FormatCache in the
- * call site's fn_extra: looked up on the first call (and again only if the
- * name changes); ERROR 22023 when unknown.
+ * The format named by text argument argno for a call that needs `need`,
+ * with a Logp95FormatCache in the call site's fn_extra: resolved on the
+ * first call (and again only if the argument changes); ERROR 22023 as
+ * logp95_format_cached.
  */
-extern const lp_format_def *logp95_format_arg(FunctionCallInfo fcinfo, int argno);
+extern const lp_format_def *logp95_format_arg(FunctionCallInfo fcinfo, int argno, unsigned need);
 
 /* Open stored state `st` for reading into *r; ERROR XX001 when it is corrupt. */
 extern void logp95_reader_open(bytea *st, lp_reader *r);
@@ -118,9 +128,11 @@ extern Datum logp95_route_rows(FunctionCallInfo fcinfo, bytea *st,
 							   logp95_row_fn fill, void *arg);
 
 /*
- * The instant of a line of format `fmt` read by its entry's reader (the
- * time logp95_line_ts gives, in UTC), or false when the line has none that
- * is well formed (logp95_ts.c).  Never an error.
+ * The instant of a line of format `fmt` (the time logp95_line_ts gives,
+ * in UTC): read by the entry's reader, or for a format without one
+ * (presets, definitions) from its parse (lp_result_ts), the format's
+ * offset applied to a time written without one; false when the line has
+ * none that is well formed (logp95_ts.c).  Never an error.
  */
 extern bool logp95_line_instant(const lp_format_def *fmt, const char *line, size_t len,
 								Timestamp *out);

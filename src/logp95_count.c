@@ -1,6 +1,7 @@
 /* src/logp95_count.c -- PostgreSQL glue: the call site's format and options, the one malformed policy */
 #include "postgres.h"
 
+#include "mb/pg_wchar.h"
 #include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -71,6 +72,22 @@ logp95_problem(lp_status st, const lp_result *r)
 	if (def->arg == LP_SARG_BAD)
 		return psprintf(def->message, r->bad ? logp95_quote(r->bad, r->bad_len) : "");
 	return psprintf(def->message, r->nwant, r->nfields);
+}
+
+/* See logp95_count.h. */
+bool
+logp95_route_logged(const lp_format_def *fmt, const lp_parse_ctx *ctx, const char *line,
+					size_t len, lp_result *r)
+{
+	lp_parse_ctx logged;
+
+	if (pg_verifymbstr(r->route, (int) r->route_len, true))
+		return false;
+	logged = *ctx;
+	logged.flags |= LP_PARSE_LOGGED;
+	if (fmt->parse(line, len, fmt, &logged, r) != LP_ST_OK)
+		elog(ERROR, "log line parsed again as logged did not parse");
+	return true;
 }
 
 /* See logp95_count.h. */
@@ -173,8 +190,6 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 		call->args_const = logp95_arg_const(fcinfo, fmt_argno) &&
 			logp95_arg_const(fcinfo, opt_argno);
 	}
-	if (ft)
-		logp95_format_cached(&call->fmt, ft);
 	if (ot == NULL)
 	{
 		if (call->options)
@@ -192,6 +207,12 @@ logp95_call_get(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
 		call->options = logp95_call_copy(fcinfo, call->options, VARDATA_ANY(ot),
 										 call->options_len);
 	}
+	/* the format, for what the call needs of it: a route and a latency, the host */
+	if (ft)
+		logp95_format_cached(&call->fmt, ft,
+							 LP_HAS_ROUTE | LP_HAS_LATENCY |
+							 ((call->ctx.flags & LP_PARSE_HOST) ? LP_HAS_HOST : 0),
+							 fcinfo->flinfo->fn_mcxt);
 	call->direct = call->fmt.format ?
 		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags) : NULL;
 	call->may_build = call->fmt.format &&

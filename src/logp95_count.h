@@ -42,6 +42,16 @@ extern bool logp95_skip_malformed(lp_state *st, unsigned opts);
 extern char *logp95_problem(lp_status st, const lp_result *r);
 
 /*
+ * A route that unescaping made (r->has has LP_HAS_ROUTE_HIGH) and that is
+ * not valid in the database encoding: parse the line again as logged
+ * (LP_PARSE_LOGGED, lp_format.h) into *r and return true; false, r as it
+ * was, when the route is valid.  ctx is the parse's (not NULL: routes are
+ * built only with one).
+ */
+extern bool logp95_route_logged(const lp_format_def *fmt, const lp_parse_ctx *ctx,
+								const char *line, size_t len, lp_result *r);
+
+/*
  * A line of format `fmt` (parsed with ctx, NULL: no options) that did not
  * parse: counted in skip mode, else the 22P02 error that describes it
  * (the message of its status, lp_status_defs[]).
@@ -234,6 +244,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	const char *line;
 	size_t		len;
 	lp_result	lf;
+	lp_status	pst;
 
 	if (PG_ARGISNULL(2))
 		return;
@@ -263,10 +274,16 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 	}
 	if (call->may_build)
 		logp95_call_scratch(fcinfo, call, len);
-	if (unlikely(fmt->parse(line, len, fmt, &call->ctx, &lf) != LP_ST_OK))
-		logp95_malformed_line(st, fmt, &call->ctx, line, len);
-	else
+	pst = fmt->parse(line, len, fmt, &call->ctx, &lf);
+	if (likely(pst == LP_ST_OK))
+	{
+		/* an unescaped route not valid in the database encoding: as logged */
+		if (unlikely(lf.has & LP_HAS_ROUTE_HIGH))
+			logp95_route_logged(fmt, &call->ctx, line, len, &lf);
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
+	}
+	else if (pst != LP_ST_DIRECTIVE)	/* a W3C header line counts as a NULL line */
+		logp95_malformed_line(st, fmt, &call->ctx, line, len);
 }
 
 #endif							/* LOGP95_COUNT_H */

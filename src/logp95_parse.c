@@ -29,7 +29,7 @@ logp95_parse(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	text	   *t = PG_GETARG_TEXT_PP(0);
-	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1, 0);
 	const char *line = VARDATA_ANY(t);
 	size_t		len = VARSIZE_ANY_EXHDR(t);
 	lp_parse_ctx ctx;
@@ -47,6 +47,9 @@ logp95_parse(PG_FUNCTION_ARGS)
 	ctx.buf = palloc(LP_ROUTE_BUF_SIZE(len));
 	memset(&r, 0, sizeof(r));
 	st = fmt->parse(line, len, fmt, &ctx, &r);
+	/* the route logp95_agg counts: as logged when unescaped it is not valid */
+	if (st == LP_ST_OK && (r.has & LP_HAS_ROUTE_HIGH))
+		logp95_route_logged(fmt, &ctx, line, len, &r);
 
 	if (logp95_line_instant(fmt, line, len, &ts))
 	{
@@ -100,6 +103,8 @@ logp95_detect_format(PG_FUNCTION_ARGS)
 	size_t		nlines,
 				nread;
 	const lp_format_def *f;
+	size_t		longest = 0;
+	char	   *buf;
 
 	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &n);
 	lines = palloc(sizeof(char *) * (n > 0 ? n : 1));
@@ -117,8 +122,10 @@ logp95_detect_format(PG_FUNCTION_ARGS)
 		t = DatumGetTextPP(elems[i]);
 		lines[i] = VARDATA_ANY(t);
 		lens[i] = VARSIZE_ANY_EXHDR(t);
+		longest = Max(longest, lens[i]);
 	}
-	f = lp_format_detect(lines, lens, (size_t) n, &nlines, &nread);
+	buf = palloc(LP_ROUTE_BUF_SIZE(longest));
+	f = lp_format_detect(lines, lens, (size_t) n, buf, &nlines, &nread);
 	if (f == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(f->name));

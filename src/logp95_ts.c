@@ -9,6 +9,7 @@
 
 #include "logp95.h"
 #include "lp_formats.h"
+#include "lp_time.h"
 #include "lp_ts.h"
 
 /*
@@ -51,8 +52,27 @@ logp95_line_instant(const lp_format_def *fmt, const char *line, size_t len, Time
 {
 	lp_ts		ts;
 
-	if (fmt->read_ts(line, len, &ts) != LP_TS_OK)
-		return false;
+	if (fmt->read_ts)
+	{
+		if (fmt->read_ts(line, len, &ts) != LP_TS_OK)
+			return false;
+	}
+	else
+	{
+		/* the time the format's parser finds, also in a malformed line */
+		lp_parse_ctx ctx;
+		lp_result	r;
+		lp_ts_status st;
+
+		ctx.flags = LP_PARSE_FIELDS | LP_PARSE_LOGGED;
+		ctx.buf = palloc(LP_ROUTE_BUF_SIZE(len));
+		memset(&r, 0, sizeof(r));
+		(void) fmt->parse(line, len, fmt, &ctx, &r);
+		st = lp_result_ts(&r, fmt->time_kind, fmt->offset_sec, &ts);
+		pfree(ctx.buf);
+		if (st != LP_TS_OK)
+			return false;
+	}
 	return logp95_ts_value(&ts, out);
 }
 
@@ -85,7 +105,7 @@ PG_FUNCTION_INFO_V1(logp95_line_ts_format);
 Datum
 logp95_line_ts_format(PG_FUNCTION_ARGS)
 {
-	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1, LP_HAS_TIME);
 	Timestamp	ts;
 
 	if (!logp95_line_ts_in(PG_GETARG_TEXT_PP(0), fmt, &ts))
@@ -105,7 +125,7 @@ PG_FUNCTION_INFO_V1(logp95_line_time);
 Datum
 logp95_line_time(PG_FUNCTION_ARGS)
 {
-	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1);
+	const lp_format_def *fmt = logp95_format_arg(fcinfo, 1, LP_HAS_TIME);
 	Timestamp	ts;
 
 	if (!logp95_line_ts_in(PG_GETARG_TEXT_PP(0), fmt, &ts))

@@ -4,6 +4,7 @@
 #include "lp_parse.h"
 #include "lp_simd.h"
 #include "lp_templates.h"
+#include "lp_token.h"
 #include "lp_units.h"
 
 /*
@@ -44,6 +45,25 @@ lp_combined_fields(const char *line, size_t len, lp_status st, const lp_cline *c
 	}
 }
 
+/*
+ * The option "unescape" (LP_PARSE_UNESCAPE, unless LP_PARSE_LOGGED): undo
+ * the server's escaping in a counted route, nginx's \xHH and Apache's
+ * \xhh, \" and \\ alike (lp_token.h, LP_ESC_APACHE: nginx escapes every
+ * backslash it logs, so each one starts an escape), in ctx->buf.
+ */
+static void
+lp_combined_unescape(const lp_parse_ctx *ctx, lp_result *out)
+{
+	int			high = 0;
+
+	if (!ctx->buf || memchr(out->route, '\\', out->route_len) == NULL)
+		return;
+	out->route_len = lp_unescape(out->route, out->route_len, LP_ESC_APACHE, ctx->buf, &high);
+	out->route = ctx->buf;
+	if (high)
+		out->has |= LP_HAS_ROUTE_HIGH;
+}
+
 /* See lp_combined.h. */
 lp_status
 lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
@@ -63,6 +83,8 @@ lp_combined_parse(const char *line, size_t len, const lp_format_def *fmt,
 		out->time = cl.time;
 		out->time_len = cl.time_len;
 		lp_route_finish(ctx, cl.route, cl.route_len, cl.route_slash, out);
+		if (ctx && (ctx->flags & (LP_PARSE_UNESCAPE | LP_PARSE_LOGGED)) == LP_PARSE_UNESCAPE)
+			lp_combined_unescape(ctx, out);
 	}
 	else
 	{

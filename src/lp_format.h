@@ -160,7 +160,10 @@ typedef struct lp_format_def lp_format_def;
 typedef enum lp_family
 {
 	LP_FAMILY_DEFAULT = 0,		/* "<timestamp> <method> <route> <latency_ms>" (lp_default.c) */
-	LP_FAMILY_COMBINED			/* nginx's combined + a request time (lp_combined.c) */
+	LP_FAMILY_COMBINED,			/* nginx's combined + a request time (lp_combined.c) */
+	LP_FAMILY_PRESET,			/* a vendor's fixed layout: haproxy, alb... (lp_presets.c) */
+	LP_FAMILY_DEFINITION,		/* an nginx or Apache definition (lp_definition.c; data: its program) */
+	LP_FAMILY_JSON				/* JSON lines (lp_json.c; data: the compiled spec) */
 } lp_family;
 
 /*
@@ -197,6 +200,8 @@ typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
 /* What callers may do with a format (lp_format_def.flags). */
 #define LP_FMT_GENERATE		0x01	/* logp95_generate writes it (lp_gen.h) */
 #define LP_FMT_HINT			0x02	/* a malformed default line that reads as it is told to pass it */
+#define LP_FMT_LOCAL_TIME	0x04	/* its lines write times without a UTC offset:
+									 * "name@+05:30" names one (UTC without) */
 
 /*
  * The options that may make a parser build a route in ctx->buf, besides
@@ -220,13 +225,19 @@ struct lp_format_def
 	unsigned	has;			/* LP_HAS_* of the fields its parser returns
 								 * (with LP_PARSE_FIELDS: route and latency always) */
 	lp_time_kind time_kind;		/* how its lines write their time */
-	lp_ts_reader read_ts;		/* reads that time from a line (logp95_line_ts) */
+	lp_ts_reader read_ts;		/* reads that time from a line (logp95_line_ts);
+								 * NULL: the parser's lp_result.time, read by
+								 * lp_result_ts (lp_time.h) */
 	lp_line_parser parse;		/* parses any line: the route, or why it is malformed */
 	const lp_direct_fn *direct; /* one direct parser per lp_isa (lp_simd.h), or NULL */
 	unsigned	pflags;			/* flags its parsers are given: LP_PARSE_KEEP_QUERY (a
 								 * _query format), its family's own (LP_C_MICROS) */
 	unsigned	flags;			/* LP_FMT_*: what callers may do with it */
 	int			detect;			/* its place in detection order, 1 first; 0: never */
+	const void *data;			/* what its parser reads besides the line: a compiled
+								 * definition or JSON spec (lp_format_arg.h), or NULL */
+	int			offset_sec;		/* UTC offset (seconds east) of a time written
+								 * without one: "name@+01:00" (0: UTC) */
 };
 
 /* Scratch a route built from a line of len bytes may need. */

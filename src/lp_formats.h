@@ -55,14 +55,20 @@ extern const lp_format_def *lp_format_guess(const char *line, size_t len);
 
 /*
  * The format of a sample of lines (logp95_detect_format): of the formats
- * with a place in detection order, the one whose parser reads the most
- * lines; a tie goes to the earlier in that order; NULL when none reads
- * half of the lines or more.  lines[i] NULL is not counted (a NULL
- * element of the sample).  *nlines: the lines counted, *nread: how many
- * of them the format found (or the best) reads.
+ * with a place in detection order, the one whose parser reads the largest
+ * share of the lines; a tie goes to the earlier in that order; NULL when
+ * none reads half of the lines or more.  lines[i] NULL is not counted (a
+ * NULL element of the sample), nor is a W3C header line ("#Fields: ...",
+ * LP_ST_DIRECTIVE) for the format that calls it one (cloudfront, iis).
+ * buf: scratch for the routes the parsers build, LP_ROUTE_BUF_SIZE of the
+ * longest line (NULL: none, and a JSON line with an escaped route is not
+ * read).  *nlines: the lines counted for the format found (or, when none
+ * is, every line), *nread: how many of them it reads.
  *
  * The order (lp_formats[]): default, combined_us, combined,
- * combined_us_query, combined_query.  A line whose request time is a whole
+ * combined_us_query, combined_query, then the presets haproxy, alb,
+ * cloudfront, envoy, traefik, iis, caddy, traefik_json (whose lines no
+ * built-in format reads, nor one another's).  A line whose request time is a whole
  * number reads as seconds and as microseconds alike; nginx writes
  * $request_time with a fraction always (three decimals), Apache's %D and
  * every microsecond count never, so a sample whose request times are all
@@ -71,6 +77,16 @@ extern const lp_format_def *lp_format_guess(const char *line, size_t len);
  * reads: the twin comes first.
  */
 extern const lp_format_def *lp_format_detect(const char *const *lines, const size_t *lens, size_t n,
-											 size_t *nlines, size_t *nread);
+											 char *buf, size_t *nlines, size_t *nread);
+
+/*
+ * The parsers of the entries a format argument builds (lp_format_arg.h):
+ * a "json:" spec (fmt->data: its lp_json_spec) and an nginx or Apache
+ * definition (fmt->data: its lp_def_program).
+ */
+extern lp_status lp_format_json_parse(const char *line, size_t len, const lp_format_def *fmt,
+									  const lp_parse_ctx *ctx, lp_result *out);
+extern lp_status lp_format_definition_parse(const char *line, size_t len, const lp_format_def *fmt,
+											const lp_parse_ctx *ctx, lp_result *out);
 
 #endif							/* LP_FORMATS_H */

@@ -54,6 +54,10 @@ const lp_option_def lp_options[] = {
 	{"templates", LP_PARSE_TEMPLATES, 0, 0},
 	/* keep the query string in the route (as the _query formats do) */
 	{"query", LP_PARSE_KEEP_QUERY, 0, 1},
+	/* key routes by virtual host too: "example.com/login" (formats that log it) */
+	{"host", LP_PARSE_HOST, 0, 1},
+	/* undo the log's escaping in the routes of the built-in formats */
+	{"unescape", LP_PARSE_UNESCAPE, 0, 1},
 	{NULL, 0, 0, 0}
 };
 

@@ -35,7 +35,8 @@ void
 test_formats_table(void)
 {
 	static const char *const names[] = {"default", "combined", "combined_query",
-	"combined_us", "combined_us_query"};
+		"combined_us", "combined_us_query", "haproxy", "alb", "cloudfront", "envoy", "traefik",
+	"iis", "caddy", "traefik_json"};
 	size_t		i,
 				n = 0;
 
@@ -45,16 +46,20 @@ test_formats_table(void)
 
 		n++;
 		CHECK(lp_format_lookup(f->name, strlen(f->name)) == f, "table: %s found", f->name);
-		CHECK(f->parse != NULL && f->read_ts != NULL,
+		/* the built-in formats read their times directly, the others from the parse */
+		CHECK(f->parse != NULL && (f->read_ts != NULL) == (f->family <= LP_FAMILY_COMBINED),
 			  "table: %s has a parser and a timestamp reader", f->name);
+		CHECK((f->read_ts != NULL) || (f->time_kind != LP_TIME_NONE && (f->has & LP_HAS_TIME)),
+			  "table: %s has a time kind", f->name);
 		CHECK(strstr(lp_format_names(), f->name) != NULL, "table: %s in the name list", f->name);
 	}
-	CHECK_EQ_U(n, sizeof(names) / sizeof(names[0]), "table: five formats");
+	CHECK_EQ_U(n, sizeof(names) / sizeof(names[0]), "table: thirteen formats");
 	for (i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++)
 		CHECK(strcmp(lp_formats[i].name, names[i]) == 0, "table: entry %zu is %s", i, names[i]);
 	CHECK(LP_FORMAT_DEFAULT == &lp_formats[0], "table: default is the first entry");
 	CHECK(strcmp(lp_format_names(),
-				 "default, combined, combined_query, combined_us, combined_us_query") == 0,
+				 "default, combined, combined_query, combined_us, combined_us_query, haproxy, alb, "
+				 "cloudfront, envoy, traefik, iis, caddy, traefik_json") == 0,
 		  "table: the name list of the unknown-format hint");
 	CHECK(lp_format_lookup("Combined", 8) == NULL, "table: lookup is case-sensitive");
 	CHECK(lp_format_lookup("combined", 7) == NULL, "table: a prefix is not a name");
@@ -435,7 +440,8 @@ test_formats_options(void)
 		  "options: unknown word");
 	CHECK(lp_parse_options("Skip", 4, &fl, &w, &wn) == LP_OPTS_UNKNOWN, "options: case matters");
 	CHECK(lp_parse_options("skip,", 5, &fl, &w, &wn) == LP_OPTS_UNKNOWN && wn == 0, "options: an empty word");
-	CHECK(strcmp(lp_option_names(), "skip, error, templates, query") == 0, "options: the names");
+	CHECK(strcmp(lp_option_names(), "skip, error, templates, query, host, unescape") == 0,
+		  "options: the names");
 	for (o = lp_options; o->name && o->flag != LP_PARSE_KEEP_QUERY; o++)
 		;
 	CHECK(o->name != NULL && o->lines_only, "options: query is for lines only");
@@ -841,6 +847,12 @@ test_formats_direct(void)
 		lp_gen		g;
 		int			i;
 
+		/* the formats the generator writes: those with a direct parser */
+		if (!(f->flags & LP_FMT_GENERATE))
+		{
+			CHECK(f->direct == NULL, "direct: %s has none", f->name);
+			continue;
+		}
 		lp_gen_init(&g, 300, 11 + (int64_t) fi);
 		lp_gen_set_format(&g, lp_gen_format_lookup(f->name, strlen(f->name)));
 		for (i = 0; i < 30000; i++)
@@ -987,7 +999,7 @@ test_formats_detect(void)
 
 		for (i = 0; i < sizes[k]; i++)
 			lens[i] = samples[k][i] ? strlen(samples[k][i]) : 0;
-		f = lp_format_detect(samples[k], lens, sizes[k], &nlines, &nread);
+		f = lp_format_detect(samples[k], lens, sizes[k], NULL, &nlines, &nread);
 		CHECK(want[k] ? (f && strcmp(f->name, want[k]) == 0) : f == NULL, "detect: sample %zu is %s, got %s",
 			  k, want[k] ? want[k] : "none", f ? f->name : "none");
 		CHECK(nlines == want_n[k] && nread == want_read[k], "detect: sample %zu: %zu of %zu lines read",
@@ -1002,7 +1014,7 @@ test_formats_detect(void)
 		size_t		nlines,
 					nread;
 
-		CHECK(lp_format_detect(NULL, NULL, 0, &nlines, &nread) == NULL && nlines == 0,
+		CHECK(lp_format_detect(NULL, NULL, 0, NULL, &nlines, &nread) == NULL && nlines == 0,
 			  "detect: an empty sample");
 	}
 }
