@@ -10,7 +10,9 @@
 # route, the malformed count, every line's route and latency
 # (logp95_parse) and time (logp95_line_time, logp95_line_ts through an
 # expression index).  The two logs must give the same report: the same
-# requests count under the same routes whatever the log's escaping.
+# requests count under the same routes whatever the log's escaping.  A
+# third log without $request_time takes its latency from
+# $upstream_response_time, where "-" is no latency (a malformed line).
 #
 #   make -C test field                      # with the other field tests
 #   bash test/prove.sh 15 test/field/052_nginx_definitions.pl
@@ -69,9 +71,14 @@ my $json = 'nginx:' . ff_nginx_log_format("$dir/nginx.conf", 'fieldjson');
 
 my $node = ff_node('nginx_defs');
 my $k1 = ff_check($node, t => 'custom', format => $custom, log => "$dir/custom.log",
-	layout => 'nginx_fieldorder', dir => $dir, malformed => 1);
+	layout => 'nginx_fieldorder', dir => $dir, malformed => 1, detect => 'NULL');
 my $k2 = ff_check($node, t => 'json', format => $json, log => "$dir/json.log",
-	layout => 'nginx_fieldjson', dir => $dir, malformed => 1);
+	layout => 'nginx_fieldjson', dir => $dir, malformed => 1, detect => 'NULL');
+# The third log has no $request_time: the latency is the upstream's, and
+# the requests nginx answered itself ("-") are malformed.
+my $upstream = 'nginx:' . ff_nginx_log_format("$dir/nginx.conf", 'fieldupstream');
+ff_check($node, t => 'upstream', format => $upstream, log => "$dir/upstream.log",
+	layout => 'nginx_fieldupstream', dir => $dir, malformed => 1, detect => 'NULL');
 SKIP:
 {
 	skip('both logs must be read to compare them', 1) unless $k1 && $k2;

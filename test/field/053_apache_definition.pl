@@ -71,7 +71,7 @@ like(slurp_file("$dir/access.log"), qr{"GET /bad/\\xff\\xfe/name HTTP/1\.1"},
 my $format = 'apache:' . ff_apache_log_format("$dir/apache2.conf", 'field_ms');
 my $node = ff_node('apache_def');
 ff_check($node, t => 'apache', format => $format, log => "$dir/access.log",
-	layout => 'apache_ms', dir => $dir, malformed => 1);
+	layout => 'apache_ms', dir => $dir, malformed => 1, detect => 'NULL');
 
 $node->stop;
 done_testing();

@@ -56,7 +56,7 @@ note("load: $load_secs s");
 
 my $node = ff_node('caddy_field');
 ff_check($node, t => 'caddy', format => 'caddy', log => "$dir/access.log",
-	layout => 'caddy', dir => $dir, malformed => 0);
+	layout => 'caddy', dir => $dir, malformed => 0, detect => 'caddy');
 
 $node->stop;
 done_testing();

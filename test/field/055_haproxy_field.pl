@@ -92,7 +92,7 @@ for my $log ([ 'raw', 'raw.log' ], [ 'rfc3164', 'rfc3164.log' ], [ 'rfc5424', 'r
 	is(scalar(() = slurp_file("$dir/$file") =~ /\n/g), scalar(() = $raw =~ /\n/g),
 		"$t: a line for every message");
 	push @ran, $t if ff_check($node, t => $t, format => 'haproxy', log => "$dir/$file",
-		layout => 'haproxy', dir => $dir, malformed => 1);
+		layout => 'haproxy', dir => $dir, malformed => 1, detect => 'haproxy');
 }
 SKIP:
 {

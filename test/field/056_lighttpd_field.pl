@@ -61,7 +61,7 @@ cmp_ok(scalar(() = slurp_file("$dir/access.log") =~ /^127\.0\.0\.2 \S+ \S+ \[[^\
 my $format = 'apache:' . ff_lighttpd_format("$dir/lighttpd.conf");
 my $node = ff_node('lighttpd_field');
 ff_check($node, t => 'lighttpd', format => $format, log => "$dir/access.log",
-	layout => 'lighttpd_us', dir => $dir, malformed => 1);
+	layout => 'lighttpd_us', dir => $dir, malformed => 1, detect => 'NULL');
 
 $node->stop;
 done_testing();

@@ -65,7 +65,7 @@ cmp_ok(scalar(() = slurp_file("$dir/access.log") =~ /^\S+ \[[^\]]+\] "\S+ http:\
 
 my $node = ff_node('varnish_field');
 ff_check($node, t => 'varnishncsa', format => "apache:$fmt", log => "$dir/access.log",
-	layout => 'varnishncsa_us', dir => $dir, malformed => 1);
+	layout => 'varnishncsa_us', dir => $dir, malformed => 1, detect => 'NULL');
 
 $node->stop;
 done_testing();

@@ -19,6 +19,9 @@
 #                     escapes '"', '\' and bytes outside 32..126 as \xHH in
 #                     variables; $request_time in seconds with ms;
 #                     $upstream_response_time a list "a, b : c" or "-")
+#   nginx_fieldupstream  nginx_defs.conf.in, log_format fieldupstream (no
+#                     $request_time: the latency is $upstream_response_time,
+#                     "-" alone none, a list summed)
 #   nginx_fieldjson   nginx_defs.conf.in, log_format fieldjson (escape=json:
 #                     '"' and '\' after a backslash, bytes below 32 as \n \r
 #                     \t \b \f or \u00XX, other bytes as they are)
@@ -298,6 +301,30 @@ NGINX_FIELDORDER = [
     ("request", "quoted"), b'" urt=', ("urt", "list"), b" ", ("client", "plain"), b' "',
     ("ua", "quoted"), b'" ', ("bytes", "plain")]
 
+NGINX_FIELDUPSTREAM = [
+    ("client", "plain"), b" [", ("time", "time"), b'] "', ("request", "quoted"), b'" ',
+    ("status", "plain"), b" ", ("urt", "list")]
+
+
+def upstream_ms(f):
+    """$upstream_response_time: "-" alone is no latency; a list "a, b : c"
+    is summed, its "-" items counting 0 (nginx's ngx_http_upstream
+    module: one time per upstream tried, ", " between servers, " : "
+    between upstream groups)."""
+    text = f["urt"]
+    if text == b"-":
+        return None
+    total = 0
+    for item in re.split(rb", | : ", text):
+        if item == b"-":
+            continue
+        ms = seconds_ms(item)
+        if ms is None:
+            return None
+        total += ms
+    return total if total <= INT64_MAX else None
+
+
 NGINX_FIELDJSON = [
     b'{"time":"', ("time", "plain"), b'","client":"', ("client", "quoted"), b'","request":"',
     ("request", "quoted"), b'","status":', ("status", "plain"), b',"rt":', ("rt", "plain"),
@@ -396,6 +423,7 @@ def haproxy(line):
 
 LAYOUTS = {
     "nginx_fieldorder": by_layout(NGINX_FIELDORDER, clf_time, nginx_latency, unescape_x),
+    "nginx_fieldupstream": by_layout(NGINX_FIELDUPSTREAM, clf_time, upstream_ms, unescape_x),
     "nginx_fieldjson": by_layout(NGINX_FIELDJSON, iso_time, nginx_latency, unescape_json),
     "apache_ms": by_layout(APACHE_MS, clf_time, lambda f: whole_ms(f["ms"]), unescape_backslash),
     "lighttpd_us": by_layout(LIGHTTPD_US, clf_time, lambda f: micros_ms(f["us"]), unescape_backslash),

@@ -163,14 +163,16 @@ sub ff_reference
 
 =pod
 
-=item ff_check(node, t => name, format => text, log => file, layout => name, dir => dir, malformed => bool)
+=item ff_check(node, t => name, format => text, log => file, layout => name, dir => dir, malformed => bool, detect => name)
 
 The whole comparison of one log: the reference (ref_formats.py --layout),
 the log's loadable lines COPYed into T_log with an index on
 logp95_line_ts(line, FORMAT), then against the reference: the report
 route by route, logp95_malformed, logp95_parse's route and latency of every
 line, and logp95_line_time of every line.  MALFORMED: the log must hold
-malformed lines (the hostile requests the server logged).  Returns true
+malformed lines (the hostile requests the server logged).  DETECT: what
+logp95_detect_format must make of the log's lines (a preset's name, or
+'NULL' for a layout no preset reads).  Returns true
 when logp95 knew the format (the checks ran), false when they were
 skipped.
 
@@ -294,6 +296,15 @@ SELECT n || ': ' || coalesce(logp95_line_time(l.line, $f)::text, 'null') || ' | 
        || E'\\n    ' || left(l.line, 160)
 FROM ${t}_log l JOIN ${t}_ref_lines r USING (n)
 WHERE logp95_line_time(l.line, $f) AT TIME ZONE 'UTC' IS DISTINCT FROM r.ts ORDER BY n LIMIT 10})) if $ts_ok && $tdiff ne '0';
+
+		# What logp95_detect_format makes of the whole log: the preset, or
+		# NULL for a layout of the server's own (no preset parses half).
+		if (defined $a{detect})
+		{
+			my ($d_ok, $d) = field_try_sql($node,
+				"SELECT coalesce(logp95_detect_format(array_agg(line ORDER BY n)), 'NULL') FROM ${t}_log;");
+			is($d_ok ? $d : "error: $d", $a{detect}, "$t: logp95_detect_format of the log's lines gives $a{detect}");
+		}
 		return 1;
 	}
 	return 0;
