@@ -54,7 +54,7 @@ DATA = logp95--1.0.sql logp95--1.0--1.1.sql logp95--1.1--1.2.sql
 PG_CPPFLAGS = -DLOGP95_VERSION='"$(EXTVERSION)"'
 PGFILEDESC = "logp95 - exact per-route latency percentiles from access logs"
 
-REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous compare memory formats_parse
+REGRESS = basic percentile_rule line_format malformed nulls_empty state_io state_encoding merge parallel reference rollup partition time_window formats nginx_hostile file_fdw sre_functions sre_timeseries generate_formats prefetch state_equality time_merge rollup_continuous compare memory formats_parse formats_presets formats_definitions
 # make installcheck runs pg_regress alone; the server's TAP tests (on
 # PostgreSQL::Test::Cluster, one behaviour a file) run by make
 # prove_installcheck (below), the other layers by make -C test.

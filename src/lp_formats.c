@@ -87,64 +87,67 @@ lp_format_definition_parse(const char *line, size_t len, const lp_format_def *fm
 }
 
 /*
- * See lp_formats.h: every format logp95 reads.  Detection order (the last
- * field): among formats that read a line as well, the first wins; an
- * integer request time reads as seconds and as microseconds, and nginx
- * writes seconds with three decimals, so microseconds come first; a
- * _query format reads the same lines as its twin and comes after it.
+ * See lp_formats.h: every format logp95 reads.  Detection order (the
+ * `detect` field): among formats that read a line as well, the first wins.
+ * The presets come first: no other format reads their lines except the
+ * default format, which reads a CloudFront line (its fourth field,
+ * sc-bytes, is an integer).  Then an integer request time reads as seconds
+ * and as microseconds, and nginx writes seconds with three decimals, so
+ * microseconds come first; a _query format reads the same lines as its
+ * twin and comes after it.
  */
 const lp_format_def lp_formats[] = {
 	/* "<timestamp> <method> <route> <latency_ms>" */
 	{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, LP_DEFAULT_HAS, LP_TIME_ISO8601,
 		lp_ts_parse_iso_field, lp_default_parse, lp_default_direct,
-	0, LP_FMT_GENERATE, 1, NULL, 0},
+	0, LP_FMT_GENERATE, 9, NULL, 0},
 	/* combined + request time in seconds, query string dropped */
 	{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, LP_COMBINED_HAS, LP_TIME_CLF,
 		lp_combined_ts, lp_combined_parse, lp_combined_direct,
-	0, LP_FMT_GENERATE | LP_FMT_HINT, 3, NULL, 0},
+	0, LP_FMT_GENERATE | LP_FMT_HINT, 11, NULL, 0},
 	/* the same, query string kept in the route */
 	{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, LP_COMBINED_HAS, LP_TIME_CLF,
 		lp_combined_ts, lp_combined_parse, lp_combined_direct,
-	LP_PARSE_KEEP_QUERY, LP_FMT_GENERATE, 5, NULL, 0},
+	LP_PARSE_KEEP_QUERY, LP_FMT_GENERATE, 13, NULL, 0},
 	/* combined + Apache %D microseconds, query string dropped */
 	{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, LP_COMBINED_HAS, LP_TIME_CLF,
 		lp_combined_ts, lp_combined_parse, lp_combined_direct,
-	LP_C_MICROS, LP_FMT_GENERATE | LP_FMT_HINT, 2, NULL, 0},
+	LP_C_MICROS, LP_FMT_GENERATE | LP_FMT_HINT, 10, NULL, 0},
 	/* the same, query string kept in the route */
 	{"combined_us_query", LP_FAMILY_COMBINED, LP_UNIT_US, LP_COMBINED_HAS, LP_TIME_CLF,
 		lp_combined_ts, lp_combined_parse, lp_combined_direct,
-	LP_C_MICROS | LP_PARSE_KEEP_QUERY, LP_FMT_GENERATE, 4, NULL, 0},
+	LP_C_MICROS | LP_PARSE_KEEP_QUERY, LP_FMT_GENERATE, 12, NULL, 0},
 
 	/*
 	 * The presets (1.2).  Their routes are always unescaped (pflags
 	 * LP_PARSE_UNESCAPE, which also tells lp_format_may_build that a route
 	 * may be built), their times read from the parse result (read_ts NULL).
-	 * Detection: after the built-in formats, which never read their lines.
+	 * Detection: before the built-in formats (above).
 	 */
 	{"haproxy", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS, LP_TIME_CLF_MS,
 		NULL, lp_fmt_haproxy, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 6, NULL, 0},
+	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 1, NULL, 0},
 	{"alb", LP_FAMILY_PRESET, LP_UNIT_S, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_ISO8601,
 		NULL, lp_fmt_alb, NULL,
-	LP_PARSE_UNESCAPE, 0, 7, NULL, 0},
+	LP_PARSE_UNESCAPE, 0, 2, NULL, 0},
 	{"cloudfront", LP_FAMILY_PRESET, LP_UNIT_S, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_DATE_TIME,
 		NULL, lp_fmt_cloudfront, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 8, NULL, 0},
+	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 3, NULL, 0},
 	{"envoy", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_ISO8601,
 		NULL, lp_fmt_envoy, NULL,
-	LP_PARSE_UNESCAPE, 0, 9, NULL, 0},
+	LP_PARSE_UNESCAPE, 0, 4, NULL, 0},
 	{"traefik", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS, LP_TIME_CLF,
 		NULL, lp_fmt_traefik, NULL,
-	LP_PARSE_UNESCAPE, 0, 10, NULL, 0},
+	LP_PARSE_UNESCAPE, 0, 5, NULL, 0},
 	{"iis", LP_FAMILY_PRESET, LP_UNIT_MS, LP_PRESET_HAS, LP_TIME_DATE_TIME,
 		NULL, lp_fmt_iis, NULL,
-	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 11, NULL, 0},
+	LP_PARSE_UNESCAPE, LP_FMT_LOCAL_TIME, 6, NULL, 0},
 	{"caddy", LP_FAMILY_JSON, LP_UNIT_S, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_EPOCH,
 		NULL, lp_fmt_json_preset, NULL,
-	LP_PARSE_UNESCAPE, 0, 12, &lp_caddy_state, 0},
+	LP_PARSE_UNESCAPE, 0, 7, &lp_caddy_state, 0},
 	{"traefik_json", LP_FAMILY_JSON, LP_UNIT_NS, LP_PRESET_HAS | LP_HAS_HOST, LP_TIME_ISO8601,
 		NULL, lp_fmt_json_preset, NULL,
-	LP_PARSE_UNESCAPE, 0, 13, &lp_traefik_json_state, 0},
+	LP_PARSE_UNESCAPE, 0, 8, &lp_traefik_json_state, 0},
 	{0}							/* the end: a NULL name */
 };
 

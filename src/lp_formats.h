@@ -65,10 +65,11 @@ extern const lp_format_def *lp_format_guess(const char *line, size_t len);
  * read).  *nlines: the lines counted for the format found (or, when none
  * is, every line), *nread: how many of them it reads.
  *
- * The order (lp_formats[]): default, combined_us, combined,
- * combined_us_query, combined_query, then the presets haproxy, alb,
- * cloudfront, envoy, traefik, iis, caddy, traefik_json (whose lines no
- * built-in format reads, nor one another's).  A line whose request time is a whole
+ * The order (lp_formats[].detect): the presets haproxy, alb, cloudfront,
+ * envoy, traefik, iis, caddy, traefik_json (whose lines none of the others
+ * reads, except the default format a CloudFront line: its fourth field,
+ * sc-bytes, is an integer), then default, combined_us, combined,
+ * combined_us_query, combined_query.  A line whose request time is a whole
  * number reads as seconds and as microseconds alike; nginx writes
  * $request_time with a fraction always (three decimals), Apache's %D and
  * every microsecond count never, so a sample whose request times are all

@@ -89,11 +89,19 @@ test_formats_entries(void)
 		int			detect;
 		unsigned	flags;
 	}			want[] = {
-		{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, 1, LP_FMT_GENERATE},
-		{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, 3, LP_FMT_GENERATE | LP_FMT_HINT},
-		{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, 5, LP_FMT_GENERATE},
-		{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, 2, LP_FMT_GENERATE | LP_FMT_HINT},
-		{"combined_us_query", LP_FAMILY_COMBINED, LP_UNIT_US, 4, LP_FMT_GENERATE},
+		{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, 9, LP_FMT_GENERATE},
+		{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, 11, LP_FMT_GENERATE | LP_FMT_HINT},
+		{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, 13, LP_FMT_GENERATE},
+		{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, 10, LP_FMT_GENERATE | LP_FMT_HINT},
+		{"combined_us_query", LP_FAMILY_COMBINED, LP_UNIT_US, 12, LP_FMT_GENERATE},
+		{"haproxy", LP_FAMILY_PRESET, LP_UNIT_MS, 1, LP_FMT_LOCAL_TIME},
+		{"alb", LP_FAMILY_PRESET, LP_UNIT_S, 2, 0},
+		{"cloudfront", LP_FAMILY_PRESET, LP_UNIT_S, 3, LP_FMT_LOCAL_TIME},
+		{"envoy", LP_FAMILY_PRESET, LP_UNIT_MS, 4, 0},
+		{"traefik", LP_FAMILY_PRESET, LP_UNIT_MS, 5, 0},
+		{"iis", LP_FAMILY_PRESET, LP_UNIT_MS, 6, LP_FMT_LOCAL_TIME},
+		{"caddy", LP_FAMILY_JSON, LP_UNIT_S, 7, 0},
+		{"traefik_json", LP_FAMILY_JSON, LP_UNIT_NS, 8, 0},
 	};
 	size_t		i;
 	unsigned	seen = 0;
@@ -108,20 +116,32 @@ test_formats_entries(void)
 			continue;
 		CHECK(f->family == want[i].family && f->unit == want[i].unit && f->detect == want[i].detect &&
 			  f->flags == want[i].flags, "entries: %s: family, unit, detection order, flags", f->name);
-		CHECK(f->has == (f->family == LP_FAMILY_DEFAULT ?
-						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD) :
-						 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS)),
-			  "entries: %s: its fields", f->name);
-		CHECK(f->time_kind == (f->family == LP_FAMILY_DEFAULT ? LP_TIME_ISO8601 : LP_TIME_CLF),
-			  "entries: %s: its time", f->name);
+		if (f->family <= LP_FAMILY_COMBINED)
+		{
+			CHECK(f->has == (f->family == LP_FAMILY_DEFAULT ?
+							 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD) :
+							 (LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS)),
+				  "entries: %s: its fields", f->name);
+			CHECK(f->time_kind == (f->family == LP_FAMILY_DEFAULT ? LP_TIME_ISO8601 : LP_TIME_CLF),
+				  "entries: %s: its time", f->name);
+			CHECK(f->direct != NULL, "entries: %s: a direct parser", f->name);
+		}
+		else
+		{
+			/* the presets: every field but the host, which some log; routes always unescaped */
+			unsigned	base = LP_HAS_ROUTE | LP_HAS_LATENCY | LP_HAS_TIME | LP_HAS_METHOD | LP_HAS_STATUS;
+
+			CHECK((f->has & ~LP_HAS_HOST) == base && f->time_kind != LP_TIME_NONE &&
+				  f->pflags == LP_PARSE_UNESCAPE && f->direct == NULL && f->read_ts == NULL,
+				  "entries: %s: fields, time, flags of a preset", f->name);
+		}
 		if (f->family == LP_FAMILY_COMBINED)
 			CHECK(((f->pflags & LP_C_MICROS) != 0) == (f->unit == LP_UNIT_US),
 				  "entries: %s: the combined parser's unit flag agrees with the unit", f->name);
-		CHECK(f->direct != NULL, "entries: %s: a direct parser", f->name);
 		for (isa = LP_ISA_BASE; f->direct && isa < LP_ISA_COUNT; isa++)
 			CHECK(!lp_simd_has(isa) || f->direct[isa] != NULL,
 				  "entries: %s: a direct parser in build %d", f->name, (int) isa);
-		CHECK(f->detect >= 1 && f->detect <= 5 && !(seen & (1u << f->detect)),
+		CHECK(f->detect >= 1 && f->detect <= 13 && !(seen & (1u << f->detect)),
 			  "entries: %s: a place of its own in detection order", f->name);
 		seen |= 1u << f->detect;
 	}
