@@ -1314,8 +1314,13 @@ lp_definition_parse(const lp_def_program *prog, const char *line, size_t len,
 		}
 	}
 
-	/* the status */
-	if (roles & (1u << LP_ROLE_STATUS))
+	/*
+	 * the status; "-" is the one Apache (a status <= 0) and varnishncsa (a
+	 * piped request) write when they have none: the status stays unset and
+	 * the line counts, as the presets do with their "no response" status
+	 */
+	if ((roles & (1u << LP_ROLE_STATUS)) &&
+		!(fl[LP_ROLE_STATUS] == 1 && fs[LP_ROLE_STATUS][0] == '-'))
 	{
 		int			v = lp_def_status3(fs[LP_ROLE_STATUS], fl[LP_ROLE_STATUS]);
 

@@ -263,6 +263,20 @@ lp_format_detect(const char *const *lines, const size_t *lens, size_t n, char *b
 			st = f->parse(lines[i], lens[i], f, buf ? &ctx : NULL, &r);
 			/* a W3C header line is no line of this format's */
 			nl += st != LP_ST_DIRECTIVE;
+
+			/*
+			 * The default format's parser does not read its first field, so
+			 * any line of four fields whose fourth is a number passes it (an
+			 * nginx "rt=0.012 [07/Nov/2026:12:00:05 +0100] 200 ..." line,
+			 * route "+0100]"): for detection its time must read too.
+			 */
+			if (st == LP_ST_OK && f->family == LP_FAMILY_DEFAULT && f->read_ts)
+			{
+				lp_ts		ts;
+
+				if (f->read_ts(lines[i], lens[i], &ts) != LP_TS_OK)
+					st = LP_ST_NO_TIME;
+			}
 			nr += st == LP_ST_OK;
 		}
 

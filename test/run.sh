@@ -170,6 +170,9 @@ if [[ " $versions " == *" 15 "* ]]; then
 		lp_step "15: sanitize" /tmp/logp95-sanitize.log make -s -C test sanitize PG_CONFIG="$PG_CONFIG"
 		lp_step "15: fuzz" /tmp/logp95-fuzz.log make -s -C test fuzz PG_CONFIG="$PG_CONFIG"
 		lp_apt_nostart nginx-light apache2 wrk python3
+		# the servers of the definition and preset field tests (052-057), one
+		# at a time: one that cannot be had makes only its own test skip
+		for p in caddy haproxy lighttpd varnish; do lp_apt_nostart $p; done
 		lp_step "15: field" /tmp/logp95-field.log make -s -C test field PG_CONFIG="$PG_CONFIG"
 		lp_step "15: citus" /tmp/logp95-citus.log make -s -C test citus PG_CONFIG="$PG_CONFIG"
 

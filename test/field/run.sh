@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# test/field/run.sh -- run the nginx field test (test/field/050_nginx_field.pl)
-# against PostgreSQL NN (default 15): as root, install what it needs from
-# Debian first (nginx-light, wrk, python3), without letting the package start
-# the system's nginx service; then test/prove.sh runs it as postgres.
+# test/field/run.sh -- run the field tests (test/field/*.pl: nginx, Apache,
+# Caddy, HAProxy, lighttpd, varnish) against PostgreSQL NN (default 15): as
+# root, install what they need from Debian first (nginx-light, apache2,
+# caddy, haproxy, lighttpd, varnish, wrk, python3), without letting the
+# packages start their services; then test/prove.sh runs them as postgres.
+# A server that is still missing makes its test skip, with a line saying so.
 #
 #   sudo bash test/field/run.sh [NN]
 #   LP_FIELD_SECONDS=20 LP_FIELD_KEEP=/tmp/field sudo -E bash test/field/run.sh
@@ -12,6 +14,11 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 need=()
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+[ -x /usr/sbin/apache2 ] || need+=(apache2)
+command -v caddy >/dev/null 2>&1 || need+=(caddy)
+[ -x /usr/sbin/haproxy ] || need+=(haproxy)
+[ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
+[ -x /usr/sbin/varnishd ] || need+=(varnish)
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 [ -x /usr/bin/python3 ] || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
@@ -20,8 +27,9 @@ if [ ${#need[@]} -gt 0 ]; then
 		echo "0 passed, 0 failed"
 		exit 0
 	fi
-	# The package would start nginx on port 80 of every address: forbid
-	# service starts during the install unless a policy is already there.
+	# The packages would start nginx, apache2, lighttpd and varnish on every
+	# address: forbid service starts during the install unless a policy is
+	# already there.
 	policy=/usr/sbin/policy-rc.d
 	made_policy=
 	if [ ! -e "$policy" ]; then
@@ -33,4 +41,4 @@ if [ ${#need[@]} -gt 0 ]; then
 	[ -n "$made_policy" ] && rm -f "$policy"
 fi
 
-exec bash "$ROOT/test/prove.sh" "$NN" test/field/050_nginx_field.pl
+exec bash "$ROOT/test/prove.sh" "$NN" test/field/*.pl

@@ -216,7 +216,7 @@ ref_def_parse(const lp_def_program *prog, const char *line, size_t len, const lp
 			out->bad_len = fl[LP_ROLE_LATENCY];
 		}
 	}
-	if (got & (1u << LP_ROLE_STATUS))
+	if ((got & (1u << LP_ROLE_STATUS)) && !(fl[LP_ROLE_STATUS] == 1 && fs[LP_ROLE_STATUS][0] == '-'))
 	{
 		const char *s = fs[LP_ROLE_STATUS];
 

@@ -362,6 +362,12 @@ test_definition_apache(void)
 		{"%h %l %u %t \"%r\" %s %b \"%{Referer}i\" \"%{User-agent}i\" %D",
 			"1.2.3.4 - - [07/Nov/2026:12:00:05 +0100] \"- http://localhost HTTP/1.0\" 400 5 \"-\" \"-\" 2500",
 		0, LP_ST_NOT_HTTP, NULL, 3, 400, NULL, NULL, "- http://localhost HTTP/1.0"},
+		/* varnishncsa's piped request (and Apache's status <= 0): "-", no status, counts */
+		{"%h %t \"%r\" %s %b %D \"%{User-agent}i\"",
+			"127.0.0.3 [01/Dec/2026:16:47:30 +0000] \"PROPFIND http://localhost/dav/notes.txt HTTP/1.1\" - - 3307 \"-\"",
+		0, LP_ST_OK, "/dav/notes.txt", 3, -1, NULL, NULL, NULL},
+		{"%h %>s %D \"%r\"", "1.2.3.4 -- 5 \"GET /x HTTP/1.1\"",
+		0, LP_ST_BAD_STATUS, NULL, 0, -1, NULL, NULL, "--"},
 	};
 	lp_def_error err;
 

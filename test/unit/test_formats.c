@@ -1010,14 +1010,18 @@ test_formats_detect(void)
 	static const char *const dflt[] = {
 		"2026-11-07T12:00:05Z GET /a 12", "2026-11-07T12:00:06Z GET /b 13", GOOD_HEAD "0.1"};
 	static const char *const half[] = {"2026-11-07T12:00:05Z GET /a 12", "x", "y", "z"};
-	const char *const *samples[] = {us, secs, dflt, half};
-	size_t		sizes[] = {5, 4, 3, 4};
-	const char *want[] = {"combined_us", "combined", "default", NULL};
-	size_t		want_n[] = {4, 4, 3, 4},
-				want_read[] = {3, 3, 2, 1};
+	/* an nginx log_format of its own (test/field/052): four fields, no time first */
+	static const char *const notime[] = {
+		"rt=0.000 [01/Dec/2026:16:49:59 +0000] 200 \"GET /health HTTP/1.1\" urt=- 127.0.0.1 \"wrk\" 3",
+		"rt=0.012 [01/Dec/2026:16:49:59 +0000] 200 \"GET /a HTTP/1.1\" urt=0.012 127.0.0.1 \"wrk\" 3"};
+	const char *const *samples[] = {us, secs, dflt, half, notime};
+	size_t		sizes[] = {5, 4, 3, 4, 2};
+	const char *want[] = {"combined_us", "combined", "default", NULL, NULL};
+	size_t		want_n[] = {4, 4, 3, 4, 2},
+				want_read[] = {3, 3, 2, 1, 0};
 	size_t		k;
 
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < 5; k++)
 	{
 		size_t		lens[8],
 					i,
