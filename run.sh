@@ -233,21 +233,23 @@ qv "SELECT logp95_agg(''::bytea, :'fmt', 'skip' || coalesce(nullif(',' || :'opts
 	die "logp95_agg does not take the options '$options'"
 
 # ---------- one pass: what each line gives ----------
-# parsed: per line its time, status and problem (logp95_parse).  The 5xx
-# share comes from its status column: when logp95_status/logp95_red (RED,
-# issue 24) exist, logp95_red(state, seconds) gives it from the state
-# alone and this pass is needed only for the problems and the time span.
+# parsed: per line its time and problem (logp95_parse), for the time span
+# and the reasons of the lines that could not be read; the state counts
+# statuses too (the option status: RED, logp95_red), so the 5xx share
+# comes from it.
 qv "CREATE TABLE parsed AS
-	SELECT l.n, p.ts, p.status, p.problem
+	SELECT l.n, p.ts, p.problem
 	  FROM log_lines l, logp95_parse(l.line, :'fmt') p" >/dev/null
 qv "CREATE TABLE job AS
-	SELECT logp95_agg(l.line, :'fmt', 'skip' || coalesce(nullif(',' || :'opts', ','), '')) AS s,
-	       coalesce(logp95_agg(l.line, :'fmt', 'skip' || coalesce(nullif(',' || :'opts', ','), ''))
-	                  FILTER (WHERE p.status BETWEEN 500 AND 599), logp95_agg(NULL::bytea, 'default')) AS s5xx,
-	       count(p.status) > 0 AS has_status,
+	WITH a AS (
+	SELECT logp95_agg(l.line, :'fmt', 'skip,status' || coalesce(nullif(',' || :'opts', ','), '')) AS s,
 	       min(p.ts) AS t0, max(p.ts) AS t1,
 	       extract(epoch FROM max(p.ts) - min(p.ts)) AS seconds
-	  FROM log_lines l JOIN parsed p USING (n)" >/dev/null
+	  FROM log_lines l JOIN parsed p USING (n))
+	SELECT a.*,
+	       (SELECT coalesce(sum(s1xx + s2xx + s3xx + s4xx + s5xx), 0) > 0
+	          FROM logp95_status(logp95_total(a.s))) AS has_status
+	  FROM a" >/dev/null
 
 # ---------- what could not be read ----------
 bad=$(q -c "SELECT count(*) FROM parsed WHERE problem IS NOT NULL")
@@ -296,24 +298,24 @@ q -c "
 SELECT format('whole service: %s requests, %s per second, 5xx %s, p50 %s ms, p95 %s ms, p99 %s ms, max %s ms; %s routes',
 	r.requests,
 	coalesce(to_char(r.requests / nullif(j.seconds, 0), 'FM999999990.0'), 'n/a'),
-	CASE WHEN j.has_status THEN to_char(100.0 * coalesce(e.requests, 0) / nullif(r.requests, 0), 'FM990.00') || ' %'
+	CASE WHEN j.has_status THEN to_char(100.0 * e.errors / nullif(e.requests, 0), 'FM990.00') || ' %'
 	     ELSE 'n/a (the format has no status)' END,
 	r.p50_ms, r.p95_ms, r.p99_ms, r.max_ms,
 	(SELECT count(*) FROM logp95_report(j.s)))
   FROM job j
   CROSS JOIN logp95_report(logp95_total(j.s)) r
-  LEFT JOIN logp95_report(logp95_total(j.s5xx)) e ON true"
+  LEFT JOIN logp95_red(logp95_total(j.s)) e ON true"
 
 # the routes shown: with at least --min-requests requests (every route with --full)
 minreq=$min_requests
 [ "$full" = 1 ] && minreq=0
 lp_psql -c "CREATE VIEW routes AS
-	SELECT r.*, coalesce(e.requests, 0) AS errors,
+	SELECT r.*, coalesce(e.errors, 0) AS errors,
 	       r.requests / nullif(j.seconds, 0) AS per_second,
-	       CASE WHEN j.has_status THEN 100.0 * coalesce(e.requests, 0) / r.requests END AS error_pct
+	       CASE WHEN j.has_status THEN 100.0 * e.errors / nullif(e.requests, 0) END AS error_pct
 	  FROM job j
 	  CROSS JOIN logp95_report(j.s) r
-	  LEFT JOIN logp95_report(j.s5xx) e USING (route)"
+	  LEFT JOIN logp95_red(j.s) e USING (route)"
 read -r nroutes nshown < <(q -F ' ' -c "SELECT count(*), count(*) FILTER (WHERE requests >= $minreq) FROM routes")
 echo
 limit="LIMIT 20"

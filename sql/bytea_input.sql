@@ -91,6 +91,12 @@ SELECT p.route, p.status, p.latency_ms, p.problem
   FROM logp95_parse(convert_to('10.0.0.1 - - [07/Nov/2026:12:00:00 +0000] "GET /r', 'UTF8') || '\xe9'::bytea ||
                     convert_to('sum?x=1 HTTP/1.1" 200 5 "-" "', 'UTF8') || '\xff'::bytea || convert_to('" 0.250', 'UTF8'),
                     'combined') p;
+-- counting statuses: the route escaped on the direct path and with method
+SELECT o, route, requests, s2xx FROM unnest(ARRAY['status', 'method']) o,
+  logp95_status((SELECT logp95_agg(l, 'combined', o)
+                   FROM (VALUES (convert_to('10.0.0.1 - - [07/Nov/2026:12:00:00 +0000] "GET /r', 'UTF8') ||
+                                 '\xe9'::bytea || convert_to('sum HTTP/1.1" 200 5 "-" "ua" 0.250', 'UTF8'))) v(l)))
+ ORDER BY o;
 -- error mode: 22P02, the line quoted with its bytes escaped
 \set VERBOSITY default
 SELECT logp95_agg(b, 'default') FROM raw WHERE n = 6;

@@ -355,6 +355,8 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 		{
 			int			rc = lp_state_use_options(st, call->sopts);
 
+			if (bytes)
+				row.route = logp95_route_text(fcinfo, call, row.route, &row.route_len);
 			if (likely(rc == LP_OK))
 				rc = lp_state_add_status(st, row.route, row.route_len, row.latency,
 										 lp_status_class(row.status));

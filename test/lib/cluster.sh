@@ -184,6 +184,14 @@ lp_deps() {
 # Build and install the extension into the server's directories.
 lp_build_install() {
 	lp_say "building logp95"
+	# objects built against another server (or other flags) are rebuilt:
+	# make alone would install them, and the server could not load them
+	local stamp="$LP_ROOT/.lp-build-stamp" want
+	want="$("$PG_CONFIG" --version) $("$PG_CONFIG" --includedir-server) ${PG_CFLAGS:-}"
+	if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+		make -C "$LP_ROOT" -s clean >/dev/null
+		printf '%s' "$want" >"$stamp"
+	fi
 	make -C "$LP_ROOT" -s PG_CONFIG="$PG_CONFIG" ${PG_CFLAGS:+PG_CFLAGS="$PG_CFLAGS"} >/dev/null
 	lp_root make -C "$LP_ROOT" -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 }

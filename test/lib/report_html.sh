@@ -42,9 +42,9 @@ top AS (
 	SELECT route, requests, per_second, error_pct, p50_ms, p95_ms, p99_ms, max_ms
 	  FROM routes WHERE requests >= :minreq ORDER BY p95_ms DESC, route LIMIT 20),
 whole AS (
-	SELECT r.*, e.requests AS errors FROM j
+	SELECT r.*, e.errors FROM j
 	 CROSS JOIN logp95_report(logp95_total(j.s)) r
-	  LEFT JOIN logp95_report(logp95_total(j.s5xx)) e ON true),
+	  LEFT JOIN logp95_red(logp95_total(j.s)) e ON true),
 width AS (SELECT * FROM html_width),
 buckets AS (
 	SELECT g.b FROM j, width, generate_series(date_bin(width.w, j.t0, width.origin),
