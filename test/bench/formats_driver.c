@@ -13,9 +13,9 @@
  * method, route, query, status, size, user agent and latency): the
  * definitions (nginx's combined + $request_time on the generator's own
  * lines, a reordered nginx format with an upstream list, nginx
- * escape=json, Apache with %D), the presets (preset_driver.c's lines),
+ * escape=json, Apache with %D), the presets,
  * Caddy's default JSON line and the same with the combined line's fields
- * only (json_driver.c's), and Traefik's JSON line.  Each format's lines
+ * only, and Traefik's JSON line.  Each format's lines
  * are parsed by its parser as the aggregate calls it (a scratch buffer
  * given: routes are unescaped), the combined lines by their table entry's
  * parser (lp_formats[], lp_result: the reference of the issue's targets)
@@ -53,7 +53,7 @@
 
 /* Longest line any writer below makes from one combined line. */
 #define BENCH_MAXLINE 2048
-/* Longest Caddy line (json_driver.c). */
+/* Longest Caddy line. */
 #define CADDY_MAXLINE 1536
 
 /* The parts of one generated combined line. */
