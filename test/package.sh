@@ -148,14 +148,14 @@ for v in $versions; do
 	lp_check "$v: $ext holds exactly the tree's scripts ($scripts)" \
 		test "$(sed -n "s|^$ext/\(logp95--.*\.sql\)$|\1|p" "$tmp/files-$v" | sort | tr '\n' ' ')" = "$scripts"
 	lp_check "$v: $doc/copyright" grep -qxF "$doc/copyright" "$tmp/files-$v"
-	unexpected=$(grep -vxE "$lib/logp95\.so|$lib/bitcode/logp95/src/[A-Za-z0-9_]+\.bc|$lib/bitcode/logp95\.index\.bc|$ext/logp95\.control|$ext/logp95--[0-9.]+(--[0-9.]+)?\.sql|$doc/(copyright|changelog\.Debian\.gz|changelog\.gz|README\.md|docs/[a-z0-9_-]+\.md|docs/grafana/[a-z0-9_-]+\.json)" "$tmp/files-$v" || true)
+	unexpected=$(grep -vxE "$lib/logp95\.so|$lib/bitcode/logp95/src/[A-Za-z0-9_]+\.bc|$lib/bitcode/logp95\.index\.bc|$ext/logp95\.control|$ext/logp95--[0-9.]+(--[0-9.]+)?\.sql|$doc/(copyright|changelog\.Debian\.gz|changelog\.gz|README\.md|docs/[a-z0-9_-]+\.(md|png)|docs/grafana/[a-z0-9_-]+\.json)" "$tmp/files-$v" || true)
 	[ -n "$unexpected" ] && printf '# unexpected: %s\n' $unexpected
 	lp_check "$v: nothing unexpected in the package" test -z "$unexpected"
 	lp_check "$v: Depends on postgresql-$v" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'postgresql-$v\\b'"
 	# the packaged README's links lead to files of the package (issue 26:
 	# it linked docs/*.md that the package did not hold)
-	lp_check "$v: every doc file of the tree is in the package ($(cd docs && ls *.md grafana/*.json 2>/dev/null | tr '\n' ' '))" \
-		sh -c "cd docs && for f in *.md grafana/*.json; do [ -e \"\$f\" ] || continue; grep -qxF '$doc/docs/'\"\$f\" '$tmp/files-$v' || exit 1; done"
+	lp_check "$v: every doc file of the tree is in the package ($(cd docs && ls *.md *.png grafana/*.json 2>/dev/null | tr '\n' ' '))" \
+		sh -c "cd docs && for f in *.md *.png grafana/*.json; do [ -e \"\$f\" ] || continue; grep -qxF '$doc/docs/'\"\$f\" '$tmp/files-$v' || exit 1; done"
 	dpkg-deb -x "$deb" "$tmp/docx$v"
 	lp_check "$v: every relative link of the packaged README.md, CHANGELOG.md and docs resolves (test/doc_links.py)" \
 		python3 test/doc_links.py "$tmp/docx$v$doc"
