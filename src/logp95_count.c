@@ -324,7 +324,7 @@ logp95_call_line(Logp95Call *call, const char *line, size_t len, lp_result *out)
 
 /* See logp95_count.h. */
 const char *
-logp95_route_escaped(FunctionCallInfo fcinfo, Logp95Call *call, const char *r, size_t *n)
+logp95_route_escaped(Logp95Call *call, const char *r, size_t *n)
 {
 	if (*n > (MaxAllocHugeSize - 1) / LOGP95_ESCAPE_RATIO)
 		logp95_check(LP_ETOOBIG);
@@ -427,7 +427,7 @@ logp95_count_status(lp_state *st, Logp95Call *call, const char *line, size_t len
 		if (route == NULL)
 			return;				/* a W3C header line */
 		if (bytes)
-			route = logp95_route_text(NULL, call, route, &route_len);
+			route = logp95_route_text(call, route, &route_len);
 		logp95_check(lp_state_add_status(st, route, route_len, value, cls));
 	}
 	else

@@ -166,8 +166,7 @@ logp95_call_of(FunctionCallInfo fcinfo, int fmt_argno, int opt_argno)
  * The route r[0 .. n) of a line given as bytea, escaped into the call's
  * esc buffer (logp95_bytes_escape); only for a route that is not valid text.
  */
-extern const char *logp95_route_escaped(FunctionCallInfo fcinfo, Logp95Call *call,
-										const char *r, size_t *n);
+extern const char *logp95_route_escaped(Logp95Call *call, const char *r, size_t *n);
 
 /*
  * The route of a line given as bytea as it is counted: itself when it is
@@ -175,7 +174,7 @@ extern const char *logp95_route_escaped(FunctionCallInfo fcinfo, Logp95Call *cal
  * else with its other bytes written as \xHH (logp95_route_escaped).
  */
 static inline const char *
-logp95_route_text(FunctionCallInfo fcinfo, Logp95Call *call, const char *r, size_t *n)
+logp95_route_text(Logp95Call *call, const char *r, size_t *n)
 {
 	size_t		i;
 
@@ -187,7 +186,7 @@ logp95_route_text(FunctionCallInfo fcinfo, Logp95Call *call, const char *r, size
 	}
 	if (likely(i == *n) || logp95_bytes_valid(r, *n))
 		return r;
-	return logp95_route_escaped(fcinfo, call, r, n);
+	return logp95_route_escaped(call, r, n);
 }
 
 /* Make the call's scratch buffer hold a route built from len bytes. */
@@ -356,7 +355,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 			int			rc = lp_state_use_options(st, call->sopts);
 
 			if (bytes)
-				row.route = logp95_route_text(fcinfo, call, row.route, &row.route_len);
+				row.route = logp95_route_text(call, row.route, &row.route_len);
 			if (likely(rc == LP_OK))
 				rc = lp_state_add_status(st, row.route, row.route_len, row.latency,
 										 lp_status_class(row.status));
@@ -382,7 +381,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 			int			rc;
 
 			if (bytes)
-				row.route = logp95_route_text(fcinfo, call, row.route, &row.route_len);
+				row.route = logp95_route_text(call, row.route, &row.route_len);
 			rc = lp_state_add_pipelined(st, row.route, row.route_len, row.latency);
 
 			if (unlikely(rc != LP_OK))
@@ -399,7 +398,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 		if (unlikely(lf.has & LP_HAS_ROUTE_HIGH))
 			logp95_route_logged(fmt, &call->ctx, line, len, pst, &lf);
 		if (bytes)
-			lf.route = logp95_route_text(fcinfo, call, lf.route, &lf.route_len);
+			lf.route = logp95_route_text(call, lf.route, &lf.route_len);
 		logp95_check(lp_state_add_pipelined(st, lf.route, lf.route_len, lf.latency));
 	}
 	else if (pst == LP_ST_DIRECTIVE)	/* a W3C header line counts as a NULL line */

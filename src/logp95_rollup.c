@@ -141,6 +141,10 @@ logp95_rollup_time_of(Logp95Rollup *r, const char *line, size_t len, const lp_ro
 		*out = r->memo_ts;
 		return r->memo_ok;
 	}
+	/*
+	 * the readers the entries' read_ts use (not lp_result_ts, which also
+	 * takes a CLF time without an offset: logp95_line_time would not)
+	 */
 	switch (r->call->fmt.format->time_kind)
 	{
 		case LP_TIME_CLF:
