@@ -93,6 +93,8 @@ typedef struct Logp95Call
 	unsigned	dflags;			/* the flags it is given */
 	bool		may_build;		/* the entry's parser may build a route in
 								 * ctx.buf (lp_format_may_build) */
+	bool		direct_default; /* direct is the default format's: its fast
+								 * path inline first (lp_parse_line_short) */
 	char	   *esc;			/* a bytea line's route with its bytes that
 								 * are not text escaped (logp95_route_text) */
 	size_t		esc_cap;		/* bytes at esc */
@@ -249,8 +251,15 @@ logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
-	/* the default format's parser, called directly: the inline hot path */
-	if (likely(lp_parse_line(line, len, &pl) == LP_ST_OK))
+	/* the default format's usual line, parsed inline */
+	if (likely(lp_parse_line_short(line, len, &pl.route, &pl.route_len, &pl.latency)))
+	{
+		rc = lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency);
+		if (unlikely(rc != LP_OK))
+			logp95_check(rc);
+	}
+	/* the rest: the default format's parser, which also says what is wrong */
+	else if (likely(lp_parse_line(line, len, &pl) == LP_ST_OK))
 	{
 		rc = lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency);
 		if (unlikely(rc != LP_OK))
@@ -315,31 +324,18 @@ logp95_count_pair(lp_state *st, FunctionCallInfo fcinfo, int opt_argno)
 }
 
 /*
- * logp95_agg(line text, format text [, options text]): parse one line
- * (argument 1) of the named format (argument 2) with the call's options
- * (argument opt_argno, -1 for none), both cached in the call site
- * (logp95_call_get), and count it.  With `bytes` (a constant), the line is
- * a bytea (logp95_agg(bytea, ...)): parsed the same, its route counted as
- * logp95_route_text gives it and its errors quoted as
- * logp95_malformed_bytes does.
+ * logp95_count_format_line's out-of-line part: count line[0 .. len) of
+ * call's format and options.  A bytea line (`bytes`) is parsed the same,
+ * its route counted as logp95_route_text gives it and its errors quoted
+ * as logp95_malformed_bytes does.
  */
-static LP_ALWAYS_INLINE void
-logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, bool bytes)
+static pg_noinline void
+logp95_count_format_rest(lp_state *st, Logp95Call *call, const char *line, size_t len, bool bytes)
 {
-	Logp95Call *call;
-	const lp_format_def *fmt;
-	const char *line;
-	size_t		len;
+	const lp_format_def *fmt = call->fmt.format;
 	lp_result	lf;
 	lp_status	pst;
 
-	if (PG_ARGISNULL(2))
-		return;
-	call = logp95_call_of(fcinfo, 2, opt_argno);
-	fmt = call->fmt.format;
-	if (PG_ARGISNULL(1))
-		return;
-	line = logp95_line_arg(fcinfo, &len);
 	if (unlikely(call->status))
 	{
 		/*
@@ -407,6 +403,44 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 		logp95_malformed_bytes(st, fmt, &call->ctx, line, len);
 	else
 		logp95_malformed_line(st, fmt, &call->ctx, line, len);
+}
+
+/*
+ * logp95_agg(line, format [, options]): parse one line (argument 1) of the
+ * named format (argument 2) with the call's options (argument opt_argno,
+ * -1 for none), both cached in the call site (logp95_call_get), and count
+ * it.  With `bytes` (a constant), the line is a bytea (logp95_agg(bytea,
+ * ...)).  Inline only the default format's usual line, which
+ * lp_parse_line_short reads in a few dozen instructions: everything else,
+ * whose locals need the stack, goes to logp95_count_format_rest, so that
+ * the transition function itself keeps a light prologue.
+ */
+static LP_ALWAYS_INLINE void
+logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, bool bytes)
+{
+	Logp95Call *call;
+	const char *line;
+	size_t		len;
+	const char *route;
+	size_t		route_len;
+	int64_t		latency;
+
+	if (PG_ARGISNULL(2))
+		return;
+	call = logp95_call_of(fcinfo, 2, opt_argno);
+	if (PG_ARGISNULL(1))
+		return;
+	line = logp95_line_arg(fcinfo, &len);
+	if (!bytes && call->direct_default &&
+		lp_parse_line_short(line, len, &route, &route_len, &latency))
+	{
+		int			rc = lp_state_add_pipelined(st, route, route_len, latency);
+
+		if (unlikely(rc != LP_OK))
+			logp95_check(rc);
+		return;
+	}
+	logp95_count_format_rest(st, call, line, len, bytes);
 }
 
 #endif							/* LOGP95_COUNT_H */

@@ -679,7 +679,7 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 				red;
 
 	/* a pending row or a deferred encoding would be left out: a caller's bug */
-	if (st->pend || st->deferred)
+	if (st->npend || st->deferred)
 		return LP_EINTERNAL;
 
 	routes = a->alloc(a->ctx, (st->nroutes ? st->nroutes : 1) * sizeof(*routes));

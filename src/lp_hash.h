@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lp_common.h"
+
 /*
  * Route keys come from whoever sends an HTTP request, and latency values
  * from whoever writes a state: neither may choose where their entries land
@@ -101,7 +103,7 @@ lp_hash_rsmall(const char *p, size_t n)
  * mispredicted branch costs more than a multiplication).  Inline: it runs
  * once per input row.
  */
-static inline uint64_t
+static LP_ALWAYS_INLINE uint64_t
 lp_hash_bytes(const char *p, size_t n)
 {
 	const uint64_t *k = lp_hash_key.k;

@@ -3,6 +3,7 @@
 #define LP_HIST_H
 
 #include "lp_common.h"
+#include "lp_hash.h"
 #include "lp_sort.h"
 
 /*
@@ -141,6 +142,22 @@ extern void lp_hist_sorted(const lp_hist *h, lp_pair *out);
  */
 extern const char *lp_hist_check(const lp_hist *h, char *msg, size_t cap);
 #endif
+
+/*
+ * Ask for the cache line that counting `value` (>= 0) in h will write: its
+ * counter in the dense array, or else the slot its probe in the table
+ * starts at (only a hint: a prefetch never faults).
+ */
+static LP_ALWAYS_INLINE void
+lp_hist_prefetch(const lp_hist *h, int64_t value)
+{
+#if defined(__GNUC__)
+	if ((uint64_t) value < h->dense_cap)
+		__builtin_prefetch(&h->dense[value], 1);
+	else if (h->slots)
+		__builtin_prefetch(&h->slots[lp_hash_value(value) & h->mask], 1);
+#endif
+}
 
 /* One more occurrence of `value` in h: inline while its dense slot takes it. */
 static LP_ALWAYS_INLINE int

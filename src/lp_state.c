@@ -325,6 +325,22 @@ lp_state_route_batch(lp_state *st, const char *key, size_t keylen,
 	return lp_state_route_sized(st, key, keylen, b, out);
 }
 
+/* See lp_state.h: the held-back rows, oldest first. */
+int
+lp_state_flush_rows(lp_state *st)
+{
+	while (st->npend > 0)
+	{
+		const lp_pend *p = &st->pend[(st->pend_next - st->npend) & (LP_PEND_ROWS - 1)];
+		int			rc;
+
+		st->npend--;
+		if ((rc = lp_hist_add_one(&st->alloc, p->h, p->value)) != LP_OK)
+			return rc;
+	}
+	return LP_OK;
+}
+
 /* See lp_state.h. */
 int
 lp_state_add_slow(lp_state *st, const char *key, size_t keylen, int64_t value)
@@ -449,7 +465,7 @@ lp_state_merge(lp_state *dst, const lp_state *src)
 
 	/* the preconditions of lp_state.h: nothing pending in src, nothing deferred in dst */
 	LP_ASSERT(src != dst);
-	LP_ASSERT(src->pend == NULL && dst->deferred == NULL);
+	LP_ASSERT(src->npend == 0 && dst->deferred == NULL);
 	rc = lp_state_join_options(dst, src->sopts, src->nroutes == 0 && src->malformed == 0);
 	if (rc != LP_OK)
 		return rc;
@@ -588,7 +604,9 @@ lp_state_check(const lp_state *st)
 	uint64_t	n = 0,
 				keybytes = 0,
 				arena = 0;
-	int			pend_found = 0;
+	uint32_t	pend_found = 0,
+				here,
+				j;
 	uint32_t	i;
 	const lp_block *b;
 	char		hmsg[256],
@@ -639,6 +657,10 @@ lp_state_check(const lp_state *st)
 		if ((why = lp_hist_check(&r->hist, hmsg, sizeof(hmsg))) != NULL)
 			return lp_check_say("route %s: %s",
 								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)), why);
+		/* the rows held back for this route: counted in its status counts already */
+		for (j = 0, here = 0; j < st->npend && j < LP_PEND_ROWS; j++)
+			here += st->pend[(st->pend_next - 1 - j) & (LP_PEND_ROWS - 1)].h == &r->hist;
+		pend_found += here;
 		if (st->status)
 		{
 			const lp_red *rd;
@@ -653,16 +675,15 @@ lp_state_check(const lp_state *st)
 			req = lp_red_requests(rd);
 			out = rd->nolat + ((st->sopts & LP_SOPT_OK_LATENCY) ? rd->cls[LP_CLASS_5XX] : 0);
 			if (req == 0 || req > (uint64_t) INT64_MAX || out > req ||
-				r->hist.total != req - out)
-				return lp_check_say("route %s: %llu requests, %llu outside the histogram, %llu in it",
+				r->hist.total + here != req - out)
+				return lp_check_say("route %s: %llu requests, %llu outside the histogram, %llu in it (%u held back)",
 									lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)),
 									(unsigned long long) req, (unsigned long long) out,
-									(unsigned long long) r->hist.total);
+									(unsigned long long) r->hist.total, here);
 		}
 		else if (r->hist.total == 0)
 			return lp_check_say("route %s has no requests",
 								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)));
-		pend_found |= st->pend == &r->hist;
 	}
 	if (st->sopts && !st->status)
 		return lp_check_say("options %u recorded without status counts", st->sopts);
@@ -672,12 +693,19 @@ lp_state_check(const lp_state *st)
 		return lp_check_say("nroutes %u but %llu routes in the table",
 							st->nroutes, (unsigned long long) n);
 
-	/* the row lp_state_add_pipelined left pending: a route's, inside its array */
-	if (st->pend && !pend_found)
-		return lp_check_say("the pending row points at no route's histogram");
-	if (st->pend && (uint64_t) st->pend_value >= st->pend->dense_cap)
-		return lp_check_say("the pending value %lld is outside its dense array of %u",
-							(long long) st->pend_value, st->pend->dense_cap);
+	/* the rows lp_state_add_pipelined held back: each a route's */
+	if (st->npend > LP_PEND_ROWS)
+		return lp_check_say("%u pending rows, at most %d", st->npend, LP_PEND_ROWS);
+	if (pend_found != st->npend)
+		return lp_check_say("%u of %u pending rows point at no route's histogram",
+							st->npend - pend_found, st->npend);
+	for (j = 0; j < st->npend; j++)
+	{
+		const lp_pend *p = &st->pend[(st->pend_next - 1 - j) & (LP_PEND_ROWS - 1)];
+
+		if (p->value < 0)
+			return lp_check_say("a pending value %lld is negative", (long long) p->value);
+	}
 
 	/* the key arena: no block overfull, every key byte in a block */
 	for (b = st->blocks; b; b = b->next)

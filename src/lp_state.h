@@ -64,6 +64,26 @@ typedef struct lp_block
 	size_t		size;			/* bytes available after the header */
 } lp_block;
 
+/*
+ * A row lp_state_add_pipelined counted but did not add yet: the histogram
+ * (inside the route table) and the value, which was inside its dense
+ * array when the row came.
+ */
+typedef struct lp_pend
+{
+	lp_hist    *h;
+	int64_t		value;
+} lp_pend;
+
+/*
+ * How many rows lp_state_add_pipelined holds back, a power of two: each
+ * counter's cache line is prefetched that many rows before it is written,
+ * so that on long-tailed latencies, whose counters the scan keeps pushing
+ * out of the cache, the misses of several rows overlap instead of each
+ * stalling its own (docs/performance.md, "Long tails").
+ */
+#define LP_PEND_ROWS	8
+
 /* The whole aggregate state. */
 typedef struct lp_state
 {
@@ -73,9 +93,10 @@ typedef struct lp_state
 	uint32_t	nroutes;		/* routes stored */
 	uint64_t	malformed;		/* lines skipped as malformed */
 	lp_block   *blocks;			/* arena for route keys */
-	lp_hist    *pend;			/* lp_state_add_pipelined: the histogram of
-								 * the one row not added yet, or NULL */
-	int64_t		pend_value;		/* and its value */
+	uint32_t	npend;			/* rows lp_state_add_pipelined holds back (pend) */
+	uint32_t	pend_next;		/* where the next one goes, mod LP_PEND_ROWS */
+	lp_pend		pend[LP_PEND_ROWS]; /* the rows not added yet: pend_next - npend
+									 * .. pend_next - 1, mod LP_PEND_ROWS */
 	struct lp_deferred *deferred;	/* owned by lp_partial.c (the state never
 									 * looks inside): an encoding that is part
 									 * of the state but not decoded yet, or
@@ -120,7 +141,7 @@ extern int	lp_state_count_status(lp_state *st);
 static inline int
 lp_state_empty(const lp_state *st)
 {
-	return st->nroutes == 0 && st->malformed == 0 && !st->deferred && !st->pend;
+	return st->nroutes == 0 && st->malformed == 0 && !st->deferred && !st->npend;
 }
 
 /*
@@ -317,66 +338,77 @@ lp_state_add(lp_state *st, const char *key, size_t keylen, int64_t value)
 }
 
 /*
- * Add the row that lp_state_add_pipelined left pending, if any.  Every
+ * Add the rows that lp_state_add_pipelined left pending, if any.  Every
  * reader of a state that lp_state_add_pipelined fed calls this first (the
- * PostgreSQL glue does, in the final, serialize and combine functions).
+ * PostgreSQL glue does, in the final, serialize and combine functions),
+ * and so does everything that may move the route table the rows point into.
  */
+extern int	lp_state_flush_rows(lp_state *st);
+
 static LP_ALWAYS_INLINE int
 lp_state_flush(lp_state *st)
 {
-	lp_hist    *h = st->pend;
-
-	if (!h)
+	if (st->npend == 0)
 		return LP_OK;
-	/* lp_state_add_pipelined keeps only a row its array takes */
-	LP_ASSERT((uint64_t) st->pend_value < h->dense_cap);
-	st->pend = NULL;
-	return lp_hist_add_one(&st->alloc, h, st->pend_value);
+	return lp_state_flush_rows(st);
 }
 
 /*
- * lp_state_add for the per-row loop, one row behind: a known route and a
- * value inside its dense array are only looked up now, with the counter's
- * cache line prefetched, and counted at the next call (or lp_state_flush);
- * the counter load then overlaps the work between two rows instead of
- * stalling this one.  The pending row points into the route table, so
- * everything else (a new route, a value outside the array) flushes first.
+ * Hold back the row (h, value >= 0) of a known route, whose counter's
+ * cache line the caller just prefetched (lp_hist_prefetch); once
+ * LP_PEND_ROWS rows are held, add the oldest (lp_hist_add_one, which
+ * finds the value's place again: the histogram may have grown its array
+ * or its slot table since), so the counts are lp_hist_add's.
+ */
+static LP_ALWAYS_INLINE int
+lp_state_pend(lp_state *st, lp_hist *h, int64_t value)
+{
+	lp_pend    *p = &st->pend[st->pend_next++ & (LP_PEND_ROWS - 1)];
+	lp_pend		old = *p;
+
+	p->h = h;
+	p->value = value;
+	if (st->npend < LP_PEND_ROWS)
+	{
+		st->npend++;
+		return LP_OK;
+	}
+	return lp_hist_add_one(&st->alloc, old.h, old.value);
+}
+
+/*
+ * lp_state_add for the per-row loop, LP_PEND_ROWS rows behind: a known
+ * route is only looked up now, with the cache line of the value's counter
+ * prefetched (in the dense array, or the slot the table probes first),
+ * and counted LP_PEND_ROWS rows later (lp_state_pend, or lp_state_flush);
+ * the counter loads then overlap the work of the rows between instead of
+ * stalling their own.  The pending rows point into the route table, so a
+ * new route (which may move it) flushes them first (lp_state_add_slow).
  * The counts are the same as lp_state_add's once flushed.
  */
 static LP_ALWAYS_INLINE int
 lp_state_add_pipelined(lp_state *st, const char *key, size_t keylen, int64_t value)
 {
 	lp_route   *r = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
-	int			rc = lp_state_flush(st);
 
-	if (rc != LP_OK)
-		return rc;
-	if (!r)
+	if (!r || value < 0)		/* a negative value: lp_hist_add's error at once */
 		return lp_state_add_slow(st, key, keylen, value);
-	if ((uint64_t) value >= r->hist.dense_cap)
-		return lp_hist_add(&st->alloc, &r->hist, value, 1);
-#if defined(__GNUC__)
-	__builtin_prefetch(&r->hist.dense[value], 1);
-#endif
-	st->pend = &r->hist;
-	st->pend_value = value;
-	return LP_OK;
+	lp_hist_prefetch(&r->hist, value);
+	return lp_state_pend(st, &r->hist, value);
 }
 
 /*
  * See its declaration above: the per-row path of a state that counts
- * statuses, pipelined as lp_state_add_pipelined (the histogram's count one
- * row behind, its cache line prefetched); the status counts at once.
+ * statuses, pipelined as lp_state_add_pipelined (the histogram's count
+ * LP_PEND_ROWS rows behind, its cache line prefetched); the status counts
+ * at once.
  */
 static LP_ALWAYS_INLINE int
 lp_state_add_status(lp_state *st, const char *key, size_t keylen, int64_t value, int cls)
 {
 	lp_route   *r = lp_route_find(st, key, keylen, lp_hash_bytes(key, keylen));
 	lp_red	   *rd;
-	int			rc = lp_state_flush(st);
 
-	if (rc != LP_OK)
-		return rc;
 	if (!r)
 		return lp_state_add_status_slow(st, key, keylen, value, cls);
 	LP_ASSERT(st->status && cls >= 0 && cls < LP_CLASSES && r->red < st->nred);
@@ -394,19 +426,9 @@ lp_state_add_status(lp_state *st, const char *key, size_t keylen, int64_t value,
 		rd->nolat++;
 		return LP_OK;
 	}
-	if ((uint64_t) value >= r->hist.dense_cap)
-	{
-		if ((rc = lp_hist_add(&st->alloc, &r->hist, value, 1)) == LP_OK)
-			rd->cls[cls]++;
-		return rc;
-	}
-	rd->cls[cls]++;				/* and the histogram's count at the next row */
-#if defined(__GNUC__)
-	__builtin_prefetch(&r->hist.dense[value], 1);
-#endif
-	st->pend = &r->hist;
-	st->pend_value = value;
-	return LP_OK;
+	rd->cls[cls]++;				/* and the histogram's count LP_PEND_ROWS rows later */
+	lp_hist_prefetch(&r->hist, value);
+	return lp_state_pend(st, &r->hist, value);
 }
 
 #endif							/* LP_STATE_H */

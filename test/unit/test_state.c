@@ -412,6 +412,7 @@ test_state_pipelined(void)
 	int64_t		i;
 	long		bad = 0;
 	lp_route   *r;
+	const char *why;
 
 	heap_init(&heap, &a);
 	now = lp_state_create(&a);
@@ -441,9 +442,11 @@ test_state_pipelined(void)
 		}
 	}
 	CHECK_EQ_I(bad, 0, "pipelined: every add succeeds");
-	CHECK(pip->pend != NULL, "pipelined: a row is pending before the flush");
+	CHECK(pip->npend == LP_PEND_ROWS, "pipelined: %d rows are pending before the flush", LP_PEND_ROWS);
+	CHECK((why = lp_state_check(pip)) == NULL, "pipelined: a state with rows held back checks (%s)",
+		  why ? why : "");
 	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush");
-	CHECK(pip->pend == NULL, "pipelined: nothing pending after the flush");
+	CHECK(pip->npend == 0, "pipelined: nothing pending after the flush");
 	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: a second flush is a no-op");
 	CHECK(now->nroutes > 1000 && pip->nroutes == now->nroutes, "pipelined: route tables grew alike");
 	e1 = encode(now, &l1);
@@ -591,9 +594,13 @@ test_state_check(void)
 
 	/* a pending row that points at no route */
 	memset(&fake, 0, sizeof(fake));
-	st->pend = &fake;
-	check_caught(st, "pending row", "a pending row outside the table");
-	st->pend = NULL;
+	st->pend[0].h = &fake;
+	st->pend[0].value = 1;
+	st->pend_next = 1;
+	st->npend = 1;
+	check_caught(st, "pending rows point at no route", "a pending row outside the table");
+	st->npend = 0;
+	st->pend_next = 0;
 
 	why = lp_state_check(st);
 	CHECK(why == NULL, "mended again, the state passes: %s", why ? why : "");
