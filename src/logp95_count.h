@@ -226,10 +226,18 @@ logp95_line_arg(FunctionCallInfo fcinfo, size_t *len)
 		 * cache when their turn comes (docs/performance.md).
 		 */
 		uintptr_t	p = (uintptr_t) t - (uintptr_t) logp95_prefetch_distance;
-		uintptr_t	e = p + Min(VARSIZE_ANY(t), 1024) + 64;
+		size_t		size = VARSIZE_ANY(t);
 
-		for (; p < e; p += 64)
-			__builtin_prefetch((const void *) p);
+		/* two lines: a line of up to 64 bytes (nearly every one) at any alignment */
+		__builtin_prefetch((const void *) p);
+		__builtin_prefetch((const void *) (p + 64));
+		if (unlikely(size > 64))
+		{
+			uintptr_t	e = p + Min(size, 1024) + 64;
+
+			for (p += 128; p < e; p += 64)
+				__builtin_prefetch((const void *) p);
+		}
 	}
 	*len = VARSIZE_ANY_EXHDR(t);
 	return VARDATA_ANY(t);

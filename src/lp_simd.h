@@ -193,6 +193,22 @@ lp_eq3_16(const char *p, __m128i a, __m128i b, __m128i c)
 													 _mm_cmpeq_epi8(v, c)));
 }
 
+/*
+ * Are the n bytes at a and at b equal, for 16 <= n <= 32: [0, 16) and
+ * [n - 16, n) compared sixteen bytes at a time (they cover [0, n)).  Its
+ * scalar twin is memcmp (test_simd.c); lp_key_eq uses it for route keys.
+ */
+static LP_ALWAYS_INLINE int
+lp_eq_16_32(const char *a, const char *b, size_t n)
+{
+	__m128i		head = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) a),
+									  _mm_loadu_si128((const __m128i *) b));
+	__m128i		tail = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (a + n - 16)),
+									  _mm_loadu_si128((const __m128i *) (b + n - 16)));
+
+	return _mm_movemask_epi8(_mm_and_si128(head, tail)) == 0xffff;
+}
+
 /* Bit i set: byte p[i] of the 16 at p is a blank (LP_IS_BLANK: ' ' or '\t'). */
 static LP_ALWAYS_INLINE unsigned
 lp_blank_16(const char *p)

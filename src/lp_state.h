@@ -5,6 +5,7 @@
 #include "lp_common.h"
 #include "lp_hash.h"
 #include "lp_hist.h"
+#include "lp_simd.h"
 
 /*
  * Status classes of a route's responses (issue 24, RED): 1xx .. 5xx, and
@@ -261,6 +262,10 @@ lp_key_eq(const char *a, const char *b, size_t n)
 				y;
 	size_t		i;
 
+#ifdef LP_SIMD_SSE2
+	if (n - 16 <= 16)
+		return lp_eq_16_32(a, b, n);	/* 16 <= n <= 32: most routes */
+#endif
 	if (n - 8 <= 24)
 	{
 		/*

@@ -225,6 +225,40 @@ test_simd_sse2(void)
 					twin_eq3(blk, 16, 0, 0x80, 0xFF));
 	SIMD_EVERY_BYTE(16, "lp_blank_16", lp_blank_16((const char *) blk), twin_eq3(blk, 16, ' ', '\t', '\t'));
 	SIMD_EVERY_BYTE(16, "lp_upper_16", lp_upper_16((const char *) blk), twin_upper(blk, 16));
+	/* lp_eq_16_32 against memcmp: every length, one byte changed at every place */
+	{
+		char		a[32],
+					b[32];
+		long		nbad = 0;
+		size_t		n,
+					i;
+
+		for (n = 16; n <= 32; n++)
+		{
+			simd_fill((unsigned char *) a, sizeof(a), &s);
+			memcpy(b, a, sizeof(b));
+			nbad += lp_eq_16_32(a, b, n) != 1;
+			for (i = 0; i < n; i++)
+			{
+				int			v;
+
+				for (v = 1; v < 256; v += 37)
+				{
+					b[i] = (char) (a[i] ^ v);
+					nbad += lp_eq_16_32(a, b, n) != (memcmp(a, b, n) == 0);
+				}
+				b[i] = a[i];
+			}
+			/* the bytes past n never count */
+			if (n < 32)
+			{
+				b[n] = (char) (a[n] ^ 1);
+				nbad += lp_eq_16_32(a, b, n) != 1;
+				b[n] = a[n];
+			}
+		}
+		CHECK_EQ_I(nbad, 0, "lp_eq_16_32 agrees with memcmp at every length from 16 to 32");
+	}
 	SIMD_EVERY_BYTE(64, "lp_blk64_eq \"",
 					lp_blk64_eq(lp_blk64_load((const char *) blk), '"'), twin_eq3(blk, 64, '"', '"', '"'));
 	SIMD_EVERY_BYTE(64, "lp_blk64_eq 0xff",
