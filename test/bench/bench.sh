@@ -46,6 +46,7 @@
 # it has printed its figures.
 set -euo pipefail
 . "$(dirname "$0")/../lib/cluster.sh"
+. "$(dirname "$0")/hugepages.sh"
 cd "$LP_ROOT"
 
 MODE=${1:-bench}
@@ -238,35 +239,6 @@ bench_settings() {
 	else
 		echo "SET max_parallel_workers_per_gather = $1; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;"
 	fi
-}
-
-# LP_BENCH_HUGEPAGES=1: reserve 2 MB pages for shared_buffers (2 GB) plus
-# the rest of the server's shared memory, and ask for huge_pages = on.  Fresh
-# parallel workers then map shared buffers with 2 MB pages instead of
-# faulting them in 4 kB at a time.
-bench_hugepages() {
-	local want=1200 got
-	if [ "${LP_BENCH_HUGEPAGES:-0}" != 1 ]; then
-		CONF+=(huge_pages=off)	# the same run whatever the machine has reserved
-		return 0
-	fi
-	if [ "$(id -u)" != 0 ]; then
-		echo "huge pages: skipped (LP_BENCH_HUGEPAGES=1 needs root to set vm.nr_hugepages)"
-		CONF+=(huge_pages=off)
-		return 0
-	fi
-	HUGE_OLD=$(cat /proc/sys/vm/nr_hugepages)
-	echo "$want" > /proc/sys/vm/nr_hugepages
-	got=$(cat /proc/sys/vm/nr_hugepages)
-	if [ "$got" -lt "$want" ]; then
-		echo "huge pages: skipped (only $got of $want 2 MB pages could be reserved)"
-		echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages
-		HUGE_OLD=
-		CONF+=(huge_pages=off)
-		return 0
-	fi
-	CONF+=(huge_pages=on)
-	echo "huge pages: vm.nr_hugepages $HUGE_OLD -> $got for this run; huge_pages = on"
 }
 
 # Start the cluster with the benchmark's settings and print them.

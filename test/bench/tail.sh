@@ -15,14 +15,16 @@
 #   LP_TAIL_LATENCY="narrow long_tail"      latency distributions (logp95_generate's
 #                                           fifth argument; docs/reference.md)
 #   LP_BENCH_RUNS=5                         timed rounds (after one warm-up round)
+#   LP_BENCH_HUGEPAGES=1                    huge_pages = on (test/bench/hugepages.sh;
+#                                           root: reserves vm.nr_hugepages for the run)
 #   LP_TAIL_PERF_EVENTS=cache-misses,cache-references,instructions
 #                                           perf stat's events (the first one decides
 #                                           whether perf can count here)
 #
 # For each (distribution, format, size): a table of logp95_generate(N, 300,
 # 42, format, distribution), and, interleaved round by round over all of
-# them, the floor (count(line), serial), the report serial and the report
-# with 2 workers (Gather over a partial aggregate).  Printed per table: wall
+# them, the floor (count(line), serial, and with 2 workers), the report
+# serial and the report with 2 workers (Gather over a partial aggregate).  Printed per table: wall
 # and backend CPU medians (schedstat: other load on the machine barely
 # moves it), each as a ratio to its own table's floor, the report's cost per
 # line over the floor in ns, and the 2-worker speed-up over serial.  Then
@@ -36,6 +38,7 @@
 # A benchmark: it asserts nothing and exits 0 once it has printed.
 set -euo pipefail
 . "$(dirname "$0")/../lib/cluster.sh"
+. "$(dirname "$0")/hugepages.sh"
 cd "$LP_ROOT"
 
 SIZES=${LP_TAIL_SIZES:-400000 4000000}
@@ -50,13 +53,20 @@ OUTDIR=$LP_ROOT/test/bench/out
 mkdir -p "$OUTDIR"
 exec > >(tee "$OUTDIR/tail-$(date +%Y%m%d-%H%M%S).txt") 2>&1
 WORK=$(mktemp -d /tmp/logp95-tail.XXXXXX)
-trap 'lp_cluster_stop; rm -rf "$WORK"' EXIT
+tail_cleanup() {
+	lp_cluster_stop
+	[ -n "$HUGE_OLD" ] && echo "$HUGE_OLD" > /proc/sys/vm/nr_hugepages
+	rm -rf "$WORK"
+}
+trap tail_cleanup EXIT
 
 lp_deps
 lp_build_install
-lp_cluster_start shared_buffers=2GB work_mem=256MB jit=off huge_pages=off \
-	max_worker_processes=8 max_parallel_workers=8
-trap 'lp_cluster_stop; rm -rf "$WORK"' EXIT
+CONF=(shared_buffers=2GB work_mem=256MB jit=off max_worker_processes=8 max_parallel_workers=8)
+bench_hugepages
+lp_cluster_start "${CONF[@]}"
+trap tail_cleanup EXIT
+echo "server settings: ${CONF[*]} fsync=off (test/lib/cluster.sh)"
 lp_psql -At -c "SELECT version()"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "logp95 commit: $(git -C "$LP_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -124,9 +134,10 @@ for r in $(seq 0 "$RUNS"); do
 		# the table's pages into shared buffers first, untimed: all the tables
 		# may not fit at once, and the floor, timed first, must not pay the copy
 		echo "$SERIAL SELECT count(*) FROM $t;" >> "$S"
-		for q in floor serial par; do
+		for q in floor floor_par serial par; do
 			case $q in
 				floor) sql="$SERIAL SELECT count(line) FROM $t;" ;;
+				floor_par) sql="$PAR SELECT count(line) FROM $t;" ;;
 				serial) sql="$SERIAL SELECT count(*) FROM ($(report_sql "$t")) s;" ;;
 				par) sql="$PAR SELECT count(*) FROM ($(report_sql "$t")) s;" ;;
 			esac
@@ -151,14 +162,15 @@ lp_psql -c "DROP TABLE IF EXISTS tail_times; CREATE TABLE tail_times(t text, q t
 
 echo
 echo "=== median of $RUNS rounds after a warm-up, ms; x: over the same table's floor (count(line), serial);"
-echo "    ns/line: (report - floor) / lines; par_speedup: serial / 2 workers (wall); cpu: the backend's (leader's) CPU time"
+echo "    ns/line: (report - floor) / lines; par_speedup: serial / 2 workers (wall); cpu: the backend's (leader's) CPU time;"
+echo "    floor_par_speedup: PostgreSQL's own count(line), serial / 2 workers (wall): how far the scan itself scales here"
 lp_psql -P footer=off -c "
 	WITH m AS (SELECT t, q, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms,
 			percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ms) AS cpu
 		FROM tail_times WHERE run > 0 GROUP BY 1, 2),
 	w AS (SELECT t, split_part(t, '_', 2) || CASE WHEN t LIKE 't_long_tail%' THEN '' ELSE '' END AS x,
 			max(ms) FILTER (WHERE q = 'floor') AS floor, max(ms) FILTER (WHERE q = 'serial') AS serial,
-			max(ms) FILTER (WHERE q = 'par') AS par,
+			max(ms) FILTER (WHERE q = 'par') AS par, max(ms) FILTER (WHERE q = 'floor_par') AS fpar,
 			max(cpu) FILTER (WHERE q = 'floor') AS cfloor, max(cpu) FILTER (WHERE q = 'serial') AS cserial
 		FROM m GROUP BY 1, 2)
 	SELECT t AS \"table\", round(floor::numeric, 1) AS floor_ms, round(serial::numeric, 1) AS serial_ms,
@@ -166,7 +178,8 @@ lp_psql -P footer=off -c "
 		round(((serial - floor) * 1e6 / substring(t from '[0-9]+\$')::bigint)::numeric, 1) AS ns_line,
 		round((cserial / cfloor)::numeric, 2) AS cpu_x_floor,
 		round(((cserial - cfloor) * 1e6 / substring(t from '[0-9]+\$')::bigint)::numeric, 1) AS cpu_ns_line,
-		round(par::numeric, 1) AS par_ms, round((serial / par)::numeric, 2) AS par_speedup
+		round(par::numeric, 1) AS par_ms, round((serial / par)::numeric, 2) AS par_speedup,
+		round((floor / fpar)::numeric, 2) AS floor_par_speedup
 	FROM w ORDER BY t"
 
 echo
@@ -182,8 +195,14 @@ lp_psql -P footer=off -c "
 				/ substring(t from '[0-9]+\$')::bigint AS cns
 		FROM m GROUP BY t)
 	SELECT kind, min(n) AS small, max(n) AS large,
-		round(((array_agg(ns ORDER BY n DESC))[1] / (array_agg(ns ORDER BY n))[1])::numeric, 2) AS wall_ratio,
-		round(((array_agg(cns ORDER BY n DESC))[1] / (array_agg(cns ORDER BY n))[1])::numeric, 2) AS cpu_ratio
+		round(((array_agg(ns ORDER BY n))[1])::numeric, 1) AS ns_small,
+		round(((array_agg(ns ORDER BY n DESC))[1])::numeric, 1) AS ns_large,
+		CASE WHEN (array_agg(ns ORDER BY n DESC))[1] <= 0 THEN 'report below its floor'
+			WHEN (array_agg(ns ORDER BY n))[1] <= 0 THEN 'n/a: below its floor when small'
+			ELSE round(((array_agg(ns ORDER BY n DESC))[1] / (array_agg(ns ORDER BY n))[1])::numeric, 2)::text END AS wall_ratio,
+		CASE WHEN (array_agg(cns ORDER BY n DESC))[1] <= 0 THEN 'report below its floor'
+			WHEN (array_agg(cns ORDER BY n))[1] <= 0 THEN 'n/a: below its floor when small'
+			ELSE round(((array_agg(cns ORDER BY n DESC))[1] / (array_agg(cns ORDER BY n))[1])::numeric, 2)::text END AS cpu_ratio
 	FROM c GROUP BY kind ORDER BY kind"
 
 echo
