@@ -270,7 +270,7 @@ logp95_call_set(Logp95Call *call, text *ft, text *ot)
 	if (call->direct && (call->sopts & LP_SOPT_METHOD))
 		call->dflags |= LP_PARSE_FIELDS;	/* the method too */
 	call->direct_default = call->direct && !call->status &&
-		call->fmt.format->family == LP_FAMILY_DEFAULT;
+		(call->fmt.format->flags & LP_FMT_SHORT_PATH);
 	call->may_build = call->fmt.format &&
 		lp_format_may_build(call->fmt.format, call->ctx.flags);
 }

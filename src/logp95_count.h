@@ -93,8 +93,8 @@ typedef struct Logp95Call
 	unsigned	dflags;			/* the flags it is given */
 	bool		may_build;		/* the entry's parser may build a route in
 								 * ctx.buf (lp_format_may_build) */
-	bool		direct_default; /* direct is the default format's: its fast
-								 * path inline first (lp_parse_line_short) */
+	bool		direct_default; /* the format's usual line is read inline
+								 * first (LP_FMT_SHORT_PATH) */
 	char	   *esc;			/* a bytea line's route with its bytes that
 								 * are not text escaped (logp95_route_text) */
 	size_t		esc_cap;		/* bytes at esc */
@@ -418,10 +418,11 @@ logp95_count_format_rest(lp_state *st, Logp95Call *call, const char *line, size_
  * named format (argument 2) with the call's options (argument opt_argno,
  * -1 for none), both cached in the call site (logp95_call_get), and count
  * it.  With `bytes` (a constant), the line is a bytea (logp95_agg(bytea,
- * ...)).  Inline only the default format's usual line, which
- * lp_parse_line_short reads in a few dozen instructions: everything else,
- * whose locals need the stack, goes to logp95_count_format_rest, so that
- * the transition function itself keeps a light prologue.
+ * ...)).  Only the usual line of a format whose entry says so
+ * (LP_FMT_SHORT_PATH: the default format), which lp_parse_line_short reads
+ * in a few dozen instructions, is counted inline; everything else
+ * goes to logp95_count_format_rest, out of line, so that its locals and
+ * calls do not weigh on the transition's per-row path.
  */
 static LP_ALWAYS_INLINE void
 logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, bool bytes)

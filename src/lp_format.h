@@ -210,6 +210,9 @@ typedef lp_ts_status (*lp_ts_reader) (const char *line, size_t len, lp_ts *out);
 #define LP_FMT_HINT			0x02	/* a malformed default line that reads as it is told to pass it */
 #define LP_FMT_LOCAL_TIME	0x04	/* its lines write times without a UTC offset:
 									 * "name@+05:30" names one (UTC without) */
+#define LP_FMT_SHORT_PATH	0x08	/* its direct parser counts every line that
+									 * lp_parse_line_short (lp_parse.h) reads the
+									 * same: a caller may count those inline */
 
 /*
  * The options that may make a parser build a route in ctx->buf, besides

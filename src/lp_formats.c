@@ -100,7 +100,7 @@ const lp_format_def lp_formats[] = {
 	/* "<timestamp> <method> <route> <latency_ms>" */
 	{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, LP_DEFAULT_HAS, LP_TIME_ISO8601,
 		lp_ts_parse_iso_field, lp_default_parse, lp_default_direct,
-	0, LP_FMT_GENERATE, 9, NULL, 0},
+	0, LP_FMT_GENERATE | LP_FMT_SHORT_PATH, 9, NULL, 0},
 	/* combined + request time in seconds, query string dropped */
 	{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, LP_COMBINED_HAS, LP_TIME_CLF,
 		lp_combined_ts, lp_combined_parse, lp_combined_direct,

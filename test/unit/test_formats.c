@@ -89,7 +89,7 @@ test_formats_entries(void)
 		int			detect;
 		unsigned	flags;
 	}			want[] = {
-		{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, 9, LP_FMT_GENERATE},
+		{"default", LP_FAMILY_DEFAULT, LP_UNIT_MS, 9, LP_FMT_GENERATE | LP_FMT_SHORT_PATH},
 		{"combined", LP_FAMILY_COMBINED, LP_UNIT_S, 11, LP_FMT_GENERATE | LP_FMT_HINT},
 		{"combined_query", LP_FAMILY_COMBINED, LP_UNIT_S, 13, LP_FMT_GENERATE},
 		{"combined_us", LP_FAMILY_COMBINED, LP_UNIT_US, 10, LP_FMT_GENERATE | LP_FMT_HINT},

@@ -1,6 +1,7 @@
 /* test/unit/test_parse.c -- unit tests of the default-format line parser (lp_parse.c), against ref_parse.h */
 #include "test_harness.h"
 #include "ref_parse.h"
+#include "lp_formats.h"
 
 /*
  * The default-format parser's build: lines of 16 to 63 bytes take the SSE2
@@ -267,6 +268,7 @@ test_parse_differential(void)
 	char		buf[96];
 	int			i,
 				bad = 0;
+	long		nshort = 0;
 	test_diff	d;
 
 	for (i = 0; i < 200000; i++)
@@ -301,8 +303,52 @@ test_parse_differential(void)
 		if (!parse_same(line, len, sa, &a, sb, &b, &d) && bad++ < 5)
 			CHECK(0, "build %s: %s (line %s, %zu bytes)", PARSE_BUILD, diff_say(&d),
 				  diff_q(line, len), len);
+
+		/*
+		 * the inline fast path (lp_parse_line_short): where it reads a line,
+		 * the reference finds that route and latency; and so does the
+		 * direct parser of every format whose entry lets callers count
+		 * such lines inline (LP_FMT_SHORT_PATH)
+		 */
+		{
+			const char *r;
+			size_t		rn,
+						k;
+			int64_t		lat;
+
+			if (lp_parse_line_short(line, len, &r, &rn, &lat))
+			{
+				nshort++;
+				if ((sb != LP_ST_OK || r != b.route || rn != b.route_len || lat != b.latency) &&
+					bad++ < 5)
+					CHECK(0, "lp_parse_line_short reads %s differently from the reference",
+						  diff_q(line, len));
+				for (k = 0; lp_formats[k].name; k++)
+				{
+					const lp_format_def *f = &lp_formats[k];
+					lp_row		row;
+
+					if (!(f->flags & LP_FMT_SHORT_PATH))
+						continue;
+					unsigned	fl;
+					lp_direct_fn dfn = lp_format_direct(f, 0, &fl);
+
+					if ((!dfn || !dfn(line, len, fl, &row) ||
+						 row.route != r || row.route_len != rn || row.latency != lat) &&
+						bad++ < 5)
+						CHECK(0, "format %s: its direct parser does not count %s as the short path does",
+							  f->name, diff_q(line, len));
+				}
+			}
+		}
 		free(line);
 	}
 	CHECK_EQ_I(bad, 0, "parser agrees with the byte-by-byte reference on 200000 random lines");
+#ifdef LP_SIMD_SSE2
+	CHECK(nshort > 20000, "the short path read %ld of them, as the reference and the formats' direct parsers do",
+		  nshort);
+#else
+	CHECK(nshort == 0, "no short path in this build: it read %ld lines", nshort);
+#endif
 }
 
