@@ -7,15 +7,8 @@
 size_t
 lp_varint_put(uint8_t *p, uint64_t v)
 {
-	size_t		n = 0;
-	uint64_t	x = v;
+	size_t		n = lp_varint_put_inline(p, v);
 
-	while (x >= 0x80)
-	{
-		p[n++] = (uint8_t) (x | 0x80);
-		x >>= 7;
-	}
-	p[n++] = (uint8_t) x;
 	/* lp_encode reserves lp_varint_len bytes for what this writes */
 	LP_ASSERT(n == lp_varint_len(v));
 	return n;
@@ -741,7 +734,7 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 			LP_ASSERT(pairs[j].value >= 0 && (j == 0 || pairs[j].value > prev));
 			LP_ASSERT(pairs[j].count >= 1);
 			total += pairs[j].count;
-			plen += lp_pair_len((uint64_t) (pairs[j].value - prev), pairs[j].count);
+			plen += lp_varint_len((uint64_t) (pairs[j].value - prev)) + lp_varint_len(pairs[j].count);
 			prev = pairs[j].value;
 		}
 		LP_ASSERT(total == r->hist.total);
@@ -753,7 +746,8 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		prev = 0;
 		for (j = 0; j < np; j++)
 		{
-			b.len += lp_put_pair(b.data + b.len, (uint64_t) (pairs[j].value - prev), pairs[j].count);
+			b.len += lp_varint_put_inline(b.data + b.len, (uint64_t) (pairs[j].value - prev));
+			b.len += lp_varint_put_inline(b.data + b.len, pairs[j].count);
 			prev = pairs[j].value;
 		}
 		/* exactly the bytes reserved: the pairs took plen */

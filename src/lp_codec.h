@@ -198,10 +198,13 @@ extern void lp_hex_encode(const uint8_t *buf, size_t len, char *out);
 /* Decode "\x..." hex (either case); LP_ECORRUPT on bad syntax. out has room for (len-2)/2. */
 extern int	lp_hex_decode(const char *text, size_t len, uint8_t *out, size_t *outlen);
 
-/* Bytes lp_varint_put would write for v (1..10). */
-static inline size_t
+/* Bytes lp_varint_put would write for v (1..10): one a started 7 bits. */
+static LP_ALWAYS_INLINE size_t
 lp_varint_len(uint64_t v)
 {
+#if defined(__GNUC__)
+	return (size_t) (63 - __builtin_clzll(v | 1)) / 7 + 1;
+#else
 	size_t		n = 1;
 
 	while (v >= 0x80)
@@ -210,10 +213,26 @@ lp_varint_len(uint64_t v)
 		n++;
 	}
 	return n;
+#endif
 }
 
 /* Append an unsigned LEB128 varint at p; returns bytes written (1..10). */
 extern size_t lp_varint_put(uint8_t *p, uint64_t v);
+
+/* lp_varint_put, inline for the encoder's loop over pairs (most take a byte or two). */
+static LP_ALWAYS_INLINE size_t
+lp_varint_put_inline(uint8_t *p, uint64_t v)
+{
+	size_t		n = 0;
+
+	while (v >= 0x80)
+	{
+		p[n++] = (uint8_t) (v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t) v;
+	return n;
+}
 
 /* Read a canonical varint; bytes consumed, or 0 when truncated, overlong or > 64 bits. */
 extern size_t lp_varint_get(const uint8_t *p, const uint8_t *end, uint64_t *v);

@@ -21,6 +21,30 @@ test_varint(void)
 		CHECK_EQ_U(v, vals[i], "varint value");
 		CHECK_EQ_U(lp_varint_get(b, b + n - 1, &v), 0, "varint truncated");
 	}
+	/* lp_varint_len (what lp_encode reserves) at every bit width, and the inline writer */
+	{
+		int			bits,
+					bad = 0;
+
+		for (bits = 0; bits <= 64; bits++)
+		{
+			uint64_t	edge[3];
+			int			k;
+
+			edge[0] = bits == 0 ? 0 : bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+			edge[1] = bits == 0 ? 1 : bits == 64 ? UINT64_C(1) << 63 : UINT64_C(1) << (bits - 1);
+			edge[2] = edge[0] ^ (edge[0] >> 1);
+			for (k = 0; k < 3; k++)
+			{
+				uint8_t		c[16];
+				size_t		n = lp_varint_put(b, edge[k]);
+
+				bad += lp_varint_len(edge[k]) != n;
+				bad += lp_varint_put_inline(c, edge[k]) != n || memcmp(b, c, n) != 0;
+			}
+		}
+		CHECK_EQ_I(bad, 0, "lp_varint_len and lp_varint_put_inline agree with lp_varint_put at every width");
+	}
 	memcpy(b, "\x80\x00", 2);
 	CHECK_EQ_U(lp_varint_get(b, b + 2, &v), 0, "overlong zero");
 	memcpy(b, "\xff\x00", 2);
