@@ -1,6 +1,7 @@
 /* src/lp_presets.c -- the preset formats' parsers: haproxy, alb, cloudfront, envoy, traefik, iis (plain C) */
 #include "lp_presets.h"
 #include "lp_http.h"
+#include "lp_parse.h"
 #include "lp_simd.h"
 
 /*
@@ -78,8 +79,7 @@ typedef struct lp_span
 #define LP_BYTES(c) (UINT64_C(0x0101010101010101) * (uint64_t) (unsigned char) (c))
 #define LP_LOW7 UINT64_C(0x7f7f7f7f7f7f7f7f)
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-	!(defined(LP_PRESETS_SCALAR) && LP_PRESETS_SCALAR > 1)
+#if defined(LP_SIMD_SWAR) && !(defined(LP_PRESETS_SCALAR) && LP_PRESETS_SCALAR > 1)
 #define LP_SWAR 1
 #endif
 
@@ -395,34 +395,6 @@ lp_end_cr(const char *line, const char *end, int cr)
 	return (cr && end > line && end[-1] == '\r') ? end - 1 : end;
 }
 
-#ifdef LP_SWAR
-/*
- * The value of the 1..8 digits that end at end (the 8 bytes before end are
- * in the line): lp_parse.c's fold, without a loop (bytes before the field
- * read as '0', every byte checked to be a digit, the digits folded
- * pairwise).  Returns 1 with *out, 0 when a byte is not a digit.
- */
-static inline int
-lp_digits8(const char *end, size_t n, uint64_t *out)
-{
-	const uint64_t zeros = UINT64_C(0x3030303030303030);
-	uint64_t	w;
-	unsigned	shift = 8 * (8 - (unsigned) n);
-
-	memcpy(&w, end - 8, 8);
-	if (shift)
-		w = (w >> shift << shift) | (zeros >> (64 - shift));
-	if ((w & UINT64_C(0xF0F0F0F0F0F0F0F0)) != zeros ||
-		((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) + UINT64_C(0x0606060606060606)) &
-		UINT64_C(0xF0F0F0F0F0F0F0F0))
-		return 0;
-	w = ((w & UINT64_C(0x0F0F0F0F0F0F0F0F)) * (UINT64_C(10) << 8 | 1)) >> 8;
-	w = ((w & UINT64_C(0x00FF00FF00FF00FF)) * (UINT64_C(100) << 16 | 1)) >> 16;
-	w = ((w & UINT64_C(0x0000FFFF0000FFFF)) * (UINT64_C(10000) << 32 | 1)) >> 32;
-	*out = w;
-	return 1;
-}
-#endif
 
 /* The end of a line: one trailing '\r' dropped. */
 static inline const char *
@@ -476,7 +448,7 @@ lp_ms_field(const char *s, size_t n, int64_t *ms, const char *floor)
 		return LP_ST_BAD_LATENCY;
 #ifdef LP_SWAR
 	if (n <= 8 && s + n - floor >= 8)
-		return lp_digits8(s + n, n, &v) ? (*ms = (int64_t) v, LP_ST_OK) : LP_ST_BAD_LATENCY;
+		return lp_digits8(s + n, n, ms) ? LP_ST_OK : LP_ST_BAD_LATENCY;
 #endif
 	if (n <= 18)
 	{
@@ -564,8 +536,11 @@ lp_seconds_sum_ms(const lp_span *v, int n, int64_t *ms, int *which, const char *
 #ifdef LP_SWAR
 				else if (d - p <= 8 && d - floor >= 8)
 				{
-					if (!lp_digits8(d, (size_t) (d - p), &x))
+					int64_t		sx;
+
+					if (!lp_digits8(d, (size_t) (d - p), &sx))	/* lp_parse.h */
 						break;
+					x = (uint64_t) sx;
 				}
 #endif
 				else
