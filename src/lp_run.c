@@ -668,7 +668,7 @@ lp_run_encode(lp_run *r, const lp_allocator *out_alloc, size_t reserve,
 		/* a long run: the rest of its rows join the state, which is encoded */
 		rc = lp_run_spill(r);
 		if (rc == LP_OK)
-			rc = lp_state_flush(r->st);	/* lp_state_add_status is one row behind */
+			rc = lp_state_flush(r->st);	/* lp_state_add_status holds rows back */
 		if (rc == LP_OK)
 			rc = lp_state_add_malformed(r->st, r->malformed);
 		if (rc == LP_OK)

@@ -227,7 +227,7 @@ extern int	lp_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
  * Check every invariant of a state, like tdigest's AssertCheckTDigestAggState:
  * the route table's size, load and count, every route's hash, probe chain
  * and key (no two routes with one key), every histogram (lp_hist_check:
- * counts, distinct values, totals), the pending row and the key arena.
+ * counts, distinct values, totals), the rows held back and the key arena.
  * NULL when all hold, else a sentence about the first that does not (in a
  * static buffer).  Only in LP_ASSERTS builds (lp_common.h), where
  * LP_ASSERT_STATE runs it after every merge and decode.
