@@ -606,7 +606,7 @@ lp_state_check(const lp_state *st)
 				arena = 0;
 	uint32_t	pend_found = 0,
 				here,
-				j;
+				pk;
 	uint32_t	i;
 	const lp_block *b;
 	char		hmsg[256],
@@ -658,8 +658,8 @@ lp_state_check(const lp_state *st)
 			return lp_check_say("route %s: %s",
 								lp_check_key(r->key, r->keylen, kbuf, sizeof(kbuf)), why);
 		/* the rows held back for this route: counted in its status counts already */
-		for (j = 0, here = 0; j < st->npend && j < LP_PEND_ROWS; j++)
-			here += st->pend[(st->pend_next - 1 - j) & (LP_PEND_ROWS - 1)].h == &r->hist;
+		for (pk = 0, here = 0; pk < st->npend && pk < LP_PEND_ROWS; pk++)
+			here += st->pend[(st->pend_next - 1 - pk) & (LP_PEND_ROWS - 1)].h == &r->hist;
 		pend_found += here;
 		if (st->status)
 		{
@@ -699,9 +699,9 @@ lp_state_check(const lp_state *st)
 	if (pend_found != st->npend)
 		return lp_check_say("%u of %u pending rows point at no route's histogram",
 							st->npend - pend_found, st->npend);
-	for (j = 0; j < st->npend; j++)
+	for (pk = 0; pk < st->npend; pk++)
 	{
-		const lp_pend *p = &st->pend[(st->pend_next - 1 - j) & (LP_PEND_ROWS - 1)];
+		const lp_pend *p = &st->pend[(st->pend_next - 1 - pk) & (LP_PEND_ROWS - 1)];
 
 		if (p->value < 0)
 			return lp_check_say("a pending value %lld is negative", (long long) p->value);
