@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lp_options.h"
+#include "lp_time.h"
 
 /* 2026-11-07T00:00:00 UTC as days since 1970-01-01. */
 #define LP_GEN_EPOCH_DAYS 20764
@@ -49,27 +50,6 @@ void
 lp_gen_set_latency(lp_gen *g, lp_gen_latency lat)
 {
 	g->latency = lat;
-}
-
-/* Civil date from days since 1970-01-01 (Howard Hinnant's algorithm). */
-static void
-lp_civil(int64_t z, int *y, int *m, int *d)
-{
-	int64_t		era,
-				doe,
-				yoe,
-				doy,
-				mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	*y = (int) (yoe + era * 400 + (*m <= 2));
 }
 
 /* The route of route number r: four shapes, as the default format has always written. */
@@ -335,7 +315,7 @@ lp_gen_time_of(int64_t i, lp_gen_time *t)
 	int64_t		secs = i / 10;
 	int			sod = (int) (secs % 86400);
 
-	lp_civil(LP_GEN_EPOCH_DAYS + secs / 86400, &t->year, &t->month, &t->day);
+	lp_civil_from_days(LP_GEN_EPOCH_DAYS + secs / 86400, &t->year, &t->month, &t->day);
 	t->hour = sod / 3600;
 	t->minute = sod / 60 % 60;
 	t->second = sod % 60;

@@ -89,11 +89,8 @@ lp_time_clf(const char *s, size_t n, int offset_sec, lp_ts *out)
 	return st;
 }
 
-/*
- * Days since 1970-01-01 to a civil date (Howard Hinnant's
- * civil_from_days, for days >= 0).
- */
-static void
+/* See lp_time.h. */
+void
 lp_civil_from_days(int64_t z, int *y, int *m, int *d)
 {
 	int64_t		era,
@@ -103,7 +100,7 @@ lp_civil_from_days(int64_t z, int *y, int *m, int *d)
 				mp;
 
 	z += 719468;
-	era = z / 146097;
+	era = (z >= 0 ? z : z - 146096) / 146097;
 	doe = z - era * 146097;
 	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
 	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);

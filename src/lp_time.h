@@ -22,4 +22,10 @@
 extern lp_ts_status lp_result_ts(const lp_result *r, lp_time_kind kind, int offset_sec,
 								 lp_ts *out);
 
+/*
+ * Days since 1970-01-01 (either side of it) to a civil date: Howard
+ * Hinnant's civil_from_days.  Also the generator's (lp_gen.c).
+ */
+extern void lp_civil_from_days(int64_t z, int *y, int *m, int *d);
+
 #endif							/* LP_TIME_H */

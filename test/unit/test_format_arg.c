@@ -245,6 +245,25 @@ test_format_arg_time(void)
 				   "time: epoch %s as gmtime gives it", s))
 			break;
 	}
+	/* lp_civil_from_days (also the generator's) on both sides of 1970, as gmtime gives it */
+	{
+		int64_t		z;
+		int			bad = 0;
+
+		for (z = -800000; z <= 800000; z += 997)
+		{
+			struct tm	g;
+			time_t		tt = (time_t) (z * 86400);
+			int			y,
+						m,
+						d;
+
+			lp_civil_from_days(z, &y, &m, &d);
+			gmtime_r(&tt, &g);
+			bad += y != g.tm_year + 1900 || m != g.tm_mon + 1 || d != g.tm_mday;
+		}
+		CHECK_EQ_I(bad, 0, "lp_civil_from_days agrees with gmtime from about 220 BC to 4160");
+	}
 }
 
 /* The JSON presets' specs compile, and their entries read the documented lines. */
