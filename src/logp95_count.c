@@ -269,7 +269,7 @@ logp95_call_set(Logp95Call *call, text *ft, text *ot)
 		lp_format_direct(call->fmt.format, call->ctx.flags, &call->dflags);
 	if (call->direct && (call->sopts & LP_SOPT_METHOD))
 		call->dflags |= LP_PARSE_FIELDS;	/* the method too */
-	call->direct_default = call->direct && !call->status &&
+	call->short_path = call->direct && !call->status &&
 		(call->fmt.format->flags & LP_FMT_SHORT_PATH);
 	call->may_build = call->fmt.format &&
 		lp_format_may_build(call->fmt.format, call->ctx.flags);

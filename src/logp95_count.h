@@ -93,7 +93,7 @@ typedef struct Logp95Call
 	unsigned	dflags;			/* the flags it is given */
 	bool		may_build;		/* the entry's parser may build a route in
 								 * ctx.buf (lp_format_may_build) */
-	bool		direct_default; /* the format's usual line is read inline
+	bool		short_path;		/* the format's usual line is read inline
 								 * first (LP_FMT_SHORT_PATH) */
 	char	   *esc;			/* a bytea line's route with its bytes that
 								 * are not text escaped (logp95_route_text) */
@@ -259,15 +259,12 @@ logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
-	/* the default format's usual line, parsed inline */
-	if (likely(lp_parse_line_short(line, len, &pl.route, &pl.route_len, &pl.latency)))
-	{
-		rc = lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency);
-		if (unlikely(rc != LP_OK))
-			logp95_check(rc);
-	}
-	/* the rest: the default format's parser, which also says what is wrong */
-	else if (likely(lp_parse_line(line, len, &pl) == LP_ST_OK))
+	/*
+	 * the default format's usual line parsed inline; the rest by its
+	 * parser, which also says what is wrong with a line
+	 */
+	if (likely(lp_parse_line_short(line, len, &pl.route, &pl.route_len, &pl.latency) ||
+			   lp_parse_line(line, len, &pl) == LP_ST_OK))
 	{
 		rc = lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency);
 		if (unlikely(rc != LP_OK))
@@ -440,7 +437,7 @@ logp95_count_format_line(lp_state *st, FunctionCallInfo fcinfo, int opt_argno, b
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
-	if (!bytes && call->direct_default &&
+	if (!bytes && call->short_path &&
 		lp_parse_line_short(line, len, &route, &route_len, &latency))
 	{
 		int			rc = lp_state_add_pipelined(st, route, route_len, latency);
