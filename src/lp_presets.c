@@ -182,19 +182,46 @@ lp_chunk_bits(const char *p, const char *end, const char *floor, char c, char c2
 	return m;
 }
 
-/* The first c in [p, end), or NULL (memchr, without its call for a search of a few bytes). */
+/* The first c or c2 in [p, end), or NULL. */
 static inline const char *
-lp_find(const char *p, const char *end, char c, const char *floor)
+lp_find2(const char *p, const char *end, char c, char c2, const char *floor)
 {
 	while (p < end)
 	{
-		unsigned	m = lp_chunk_bits(p, end, floor, c, c);
+		unsigned	m = lp_chunk_bits(p, end, floor, c, c2);
 
 		if (m)
 			return p + lp_lowest(m);
 		p += 16;
 	}
 	return NULL;
+}
+
+/* The first c in [p, end), or NULL (memchr, without its call for a search of a few bytes). */
+static inline const char *
+lp_find(const char *p, const char *end, char c, const char *floor)
+{
+	return lp_find2(p, end, c, c, floor);
+}
+
+/* lp_find for a longer search (a request line): 32 bytes a step while they last. */
+static inline const char *
+lp_find_long(const char *p, const char *end, char c, const char *floor)
+{
+#if defined(LP_SSE2)
+	const __m128i cv = _mm_set1_epi8(c);
+
+	while (end - p >= 32)
+	{
+		unsigned	m = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) p), cv)) |
+			(unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (p + 16)), cv)) << 16;
+
+		if (m)
+			return p + lp_lowest(m);
+		p += 32;
+	}
+#endif
+	return lp_find(p, end, c, floor);
 }
 
 /* The last c in [p, end), or NULL. */
@@ -337,7 +364,7 @@ lp_scan_field(lp_scan *s, const char *p)
  * followed by a separator: both are bit masks of a window, taken lowest
  * first, so a field costs a few instructions and no unpredictable branch.
  */
-static inline int
+static LP_ALWAYS_INLINE int
 lp_scan_fields(lp_scan *s, const char *p, lp_span *f, int max, const char **after)
 {
 	uint64_t	prev = 1;		/* the byte before the window is a separator */
@@ -353,6 +380,42 @@ lp_scan_fields(lp_scan *s, const char *p, lp_span *f, int max, const char **afte
 		uint64_t	starts = ~b & shifted;
 		uint64_t	ends = b & ~shifted;
 
+		if ((b & shifted) == 0 && s->base + 64 <= s->end)
+		{
+			/*
+			 * No two separators side by side in a whole window (the usual
+			 * line: one blank or tab between fields): each separator ends a
+			 * field and the next starts after it, one bit a field.
+			 */
+			const char *base = s->base;
+			const char *q = open ? f[n].p : base;
+			lp_span    *o = f + n;
+			lp_span    *last = f + max;
+
+			while (b)
+			{
+				const char *e = base + lp_lowest(b);
+
+				b &= b - 1;
+				o->p = q;
+				o->n = (size_t) (e - q);
+				q = e + 1;
+				if (++o == last)
+				{
+					*after = e;
+					return max;
+				}
+			}
+			if (o != f + n)
+				*after = q - 1;	/* the end of the last field */
+			n = (int) (o - f);
+			open = q < base + 64;
+			if (open)
+				o->p = q;
+			prev = s->bits >> 63;
+			lp_scan_load(s, s->base + 64);
+			continue;
+		}
 		for (;;)
 		{
 			if (!open)
@@ -507,6 +570,37 @@ lp_seconds_sum_ms(const lp_span *v, int n, int64_t *ms, int *which, const char *
 
 	LP_ASSERT(n >= 1 && n <= 3);
 
+#ifdef LP_SWAR
+	{
+		/*
+		 * Every value "D.ddd" (ALB's and CloudFront's usual one): one word
+		 * each, checked at once (the '.', four bytes of high nibble 3 and
+		 * low nibble <= 9), their digits added byte by byte (at most 27 a
+		 * byte, no carry), then weighted once.
+		 */
+		uint64_t	t = 0;
+
+		for (i = 0; i < n; i++)
+		{
+			uint64_t	w = 0;
+
+			if (v[i].n != 5)
+				break;
+			memcpy(&w, v[i].p, 5);
+			if ((w & UINT64_C(0xF0F0F0FFF0)) != UINT64_C(0x3030302E30) ||
+				((w + UINT64_C(0x0606060006)) & UINT64_C(0xF0F0F000F0)) != UINT64_C(0x3030300030))
+				break;
+			t += w & UINT64_C(0x0F0F0F000F);
+		}
+		if (i == n)
+		{
+			*ms = (int64_t) ((t & 0xFF) * 1000 + ((t >> 16) & 0xFF) * 100 +
+							 ((t >> 24) & 0xFF) * 10 + ((t >> 32) & 0xFF));
+			return LP_ST_OK;
+		}
+	}
+#endif
+
 	/*
 	 * The usual value, "D.ddd" with at most 12 whole digits and at most
 	 * three decimals, is a whole number of milliseconds: add those.
@@ -658,7 +752,7 @@ typedef struct lp_target
  * Scan a target from t to its end (the first blank before end) in one
  * pass, noting the first '?' and the first `mark` (0: none) before it.
  */
-static inline void
+static LP_ALWAYS_INLINE void
 lp_target_scan(const char *t, const char *end, char mark, lp_target *x, const char *floor)
 {
 	const char *p = t;
@@ -738,12 +832,13 @@ typedef struct lp_request
  * nothing is left.
  */
 static inline const char *
-lp_authority_host(const char *a, const char *e, size_t *len, const char *floor)
+lp_authority_host(const char *a, const char *e, int userinfo, size_t *len, const char *floor)
 {
 	const char *d = e;
 	const char *at;
 
-	while ((at = lp_find(a, e, '@', floor)) != NULL)
+	/* userinfo 0: the caller knows that no '@' is in [a, e) */
+	while (userinfo && (at = lp_find(a, e, '@', floor)) != NULL)
 		a = at + 1;
 	while (d > a && lp_digit(d[-1]))
 		d--;
@@ -801,7 +896,10 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, l
 	r->method = rq;
 	r->method_len = (size_t) (m - rq);
 	t = m + 1;
-	lp_target_scan(t, rq_end, mark, &x, floor);
+	if (mark)
+		lp_target_scan(t, rq_end, mark, &x, floor);
+	else
+		lp_target_scan(t, rq_end, 0, &x, floor);	/* no mark to look for */
 	te = x.end;
 	r->marked = x.mark != NULL;
 	if (te == t)
@@ -829,13 +927,20 @@ lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, l
 		if (te - s >= 3 && s[0] == ':' && s[1] == '/' && s[2] == '/')
 		{
 			const char *a = s + 3;
+			int			userinfo = 0;
 
-			s = lp_find(a, te, '/', floor);
+			/* the first '/' after "scheme://", and whether an '@' comes before it */
+			s = lp_find2(a, te, '/', '@', floor);
+			if (s && *s == '@')
+			{
+				userinfo = 1;
+				s = lp_find(s, te, '/', floor);
+			}
 			if (!s)
 				s = te;
 			if (x.qm && x.qm < s)
 				s = x.qm;		/* the first '?' is after "scheme://" */
-			r->host = lp_authority_host(a, s, &r->host_len, floor);
+			r->host = lp_authority_host(a, s, userinfo, &r->host_len, floor);
 			if (s == te || (*s == '?' && !(flags & LP_PARSE_KEEP_QUERY)))
 			{
 				r->path = "/";
@@ -867,7 +972,7 @@ lp_request_close(const char *rq, const char *end, int cr, const char *floor)
 {
 	const char *q = rq;
 
-	while ((q = lp_find(q, end, '"', floor)) != NULL)
+	while ((q = lp_find_long(q, end, '"', floor)) != NULL)
 	{
 		if (q + 1 == end || LP_IS_BLANK(q[1]) || (cr && q + 2 == end && q[1] == '\r'))
 			return q;
@@ -1002,7 +1107,7 @@ lp_set_host(const char *h, size_t n, lp_result *out, const char *floor)
 
 	if (n == 0 || (n == 1 && *h == '-'))
 		return;
-	hp = lp_authority_host(h, h + n, &hn, floor);
+	hp = lp_authority_host(h, h + n, 1, &hn, floor);
 	if (!hp)
 		return;
 	out->host = hp;
@@ -1386,20 +1491,23 @@ lp_parse_alb(const char *line, size_t len, const lp_parse_ctx *ctx, lp_result *o
 	out->time_len = tok[1].n;
 	out->has |= LP_HAS_TIME;
 
-	/* request_processing_time target_processing_time response_processing_time */
-	for (k = 5; k < 8; k++)
-		if (lp_span_is(tok[k].p, tok[k].n, "-1", 2))
-		{
-			lat = LP_ST_NO_LATENCY;
-			bad = tok[k].p;
-			bad_len = tok[k].n;
-			break;
-		}
-	if (lat == LP_ST_OK)
+	/*
+	 * request_processing_time target_processing_time response_processing_time:
+	 * their sum, unless one is "-1" (which is no number of seconds, so a
+	 * sum that succeeds has none)
+	 */
 	{
 		int			which = 0;
 
 		lat = lp_seconds_sum_ms(&tok[5], 3, &out->latency, &which, line);
+		for (k = 5; lat != LP_ST_OK && k < 8; k++)
+			if (lp_span_is(tok[k].p, tok[k].n, "-1", 2))
+			{
+				lat = LP_ST_NO_LATENCY;
+				bad = tok[k].p;
+				bad_len = tok[k].n;
+				break;
+			}
 		if (lat == LP_ST_BAD_SECONDS)
 		{
 			bad = tok[5 + which].p;

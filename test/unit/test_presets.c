@@ -1008,7 +1008,9 @@ gen_seconds(uint64_t *s, gen *g)
 {
 	static const char *const odd[] = {
 		"-1", "-", "1.", ".5", "1e3", "0.0005", "0.00025", "12", "9223372036854775.807",
-		"9223372036854776", "0.99999999999999999999999", "00.100", NULL
+		"9223372036854776", "0.99999999999999999999999", "00.100",
+		/* five bytes that are not "D.ddd" by one byte (lp_seconds_sum_ms's word test) */
+		"0.0:0", "0/000", "/.000", "0.00\x7f", "9.999", "0.9.9", "00000", NULL
 	};
 
 	if (rnd(s, 20) == 0)
@@ -1242,6 +1244,30 @@ mutate(uint64_t *s, gen *g)
 		g->b[rnd(s, (unsigned) g->n)] = bytes[rnd(s, sizeof(bytes) - 1)];
 }
 
+/*
+ * Now and then double some separators of a line (a blank or tab becomes
+ * two): lp_scan_fields takes windows with no two separators side by side
+ * one way and the others another, so both, and lines that switch between
+ * them from one 64-byte window to the next, are compared.
+ */
+static void
+double_separators(uint64_t *s, gen *g)
+{
+	size_t		i;
+	unsigned	often;
+
+	if (rnd(s, 6) != 0)
+		return;
+	often = 2 + rnd(s, 12);
+	for (i = 0; i < g->n && g->n + 1 < GEN_MAX; i++)
+		if ((g->b[i] == ' ' || g->b[i] == '\t') && rnd(s, often) == 0)
+		{
+			memmove(g->b + i + 1, g->b + i, g->n - i);
+			g->n++;
+			i++;
+		}
+}
+
 /* Lines of each preset in the differential test. */
 #define DIFF_LINES 20000
 
@@ -1264,6 +1290,7 @@ test_presets_differential(void)
 
 			g.n = 0;
 			generators[k] (&seed, &g);
+			double_separators(&seed, &g);
 			mutate(&seed, &g);
 			if (!check_line(k, g.b, g.n, __FILE__, __LINE__))
 				failed = 1;
