@@ -9,9 +9,11 @@
 /* Out of line even where the compiler would inline: the walk's rare paths. */
 #if defined(__GNUC__)
 #define LP_DEF_NOINLINE __attribute__((noinline))
+#define LP_DEF_COLD __attribute__((cold))
 #define LP_DEF_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define LP_DEF_NOINLINE
+#define LP_DEF_COLD
 #define LP_DEF_PRINTF(f, a)
 #endif
 
@@ -1066,9 +1068,9 @@ lp_def_find_long(const char *line, const char *q, const char *end, const char *l
  * from p; NULL when there is none, *seen set when an unescaped '"' was
  * there.  The walk's quoted scan for long literals, out of line.
  */
-static LP_DEF_NOINLINE const char *
-lp_def_quote_long(const char *line, const char *p, const char *end, const char *lit, size_t n,
-				  int backslash, int *seen)
+static LP_DEF_NOINLINE LP_DEF_COLD const char *
+lp_def_quote_long_slow(const char *line, const char *p, const char *end, const char *lit, size_t n,
+					   int backslash, int *seen)
 {
 	const char *q = p;
 
@@ -1084,6 +1086,26 @@ lp_def_quote_long(const char *line, const char *p, const char *end, const char *
 		if (lp_def_rest_is(q, lit, n))
 			return q;
 	}
+}
+
+/*
+ * The same, its usual case first (the first '"' is the closing one: JSON
+ * keys after a string field), with few registers and no loop, so that the
+ * call costs little; the other cases go on to lp_def_quote_long_slow.
+ */
+static LP_ALWAYS_INLINE const char *
+lp_def_quote_long(const char *line, const char *p, const char *end, const char *lit, size_t n,
+				  int backslash, int *seen)
+{
+	const char *q = lp_find_byte(line, p, end, '"');
+
+	if (q && !(backslash && q > p && q[-1] == '\\') && (size_t) (end - q) >= n &&
+		lp_def_rest_is(q, lit, n))
+	{
+		*seen = 1;
+		return q;
+	}
+	return lp_def_quote_long_slow(line, p, end, lit, n, backslash, seen);
 }
 
 /* A status of exactly three digits, 100..999; -1 otherwise. */
@@ -1302,7 +1324,7 @@ lp_definition_parse(const lp_def_program *prog, const char *line, size_t len,
 		size_t		ln = fl[LP_ROLE_LATENCY];
 		lp_status	ls = prog->latency_list ?
 			lp_latency_list_ms(l, ln, (lp_unit) prog->unit, &out->latency) :
-			lp_latency_ms(l, ln, (lp_unit) prog->unit, &out->latency);
+			lp_latency_ms_inline(l, ln, (lp_unit) prog->unit, &out->latency);
 
 		if (ls == LP_ST_OK)
 			out->has |= LP_HAS_LATENCY;

@@ -4,6 +4,7 @@
 
 #include "lp_format.h"
 #include "lp_http.h"
+#include "lp_units.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -245,6 +246,19 @@ lp_route_build(const char *r, size_t n, int slash, int escaped, const char *host
  * LP_ST_REQTIME_RANGE or LP_ST_LATENCY_RANGE past bigint milliseconds.
  */
 extern lp_status lp_latency_ms(const char *s, size_t len, lp_unit unit, int64_t *ms);
+
+/*
+ * lp_latency_ms with its usual case, seconds, inline (lp_units.h's
+ * lp_seconds_ms, the combined parser's reader): the definitions read a
+ * latency on every line.
+ */
+static LP_ALWAYS_INLINE lp_status
+lp_latency_ms_inline(const char *s, size_t len, lp_unit unit, int64_t *ms)
+{
+	if (unit == LP_UNIT_S && len >= 2)
+		return lp_seconds_ms(s, len, ms);
+	return lp_latency_ms(s, len, unit, ms);
+}
 
 /*
  * nginx's upstream lists ($upstream_response_time): latencies separated
