@@ -19,8 +19,10 @@
 # the run says so and skips them; a format whose lines do not all parse
 # (logp95_parse(line, format) has a problem) is skipped with a line.
 # Printed: each format's median ms, its bytes a line, and its ratio to
-# combined's median of the same rounds.  A benchmark: it asserts nothing
-# and exits 0 once it has printed.
+# combined's median of the same rounds; then the median of count(line) on
+# the same table in the same rounds (the floor: the scan alone, dearer for
+# longer lines), the report's median less it, and that against combined's.
+# A benchmark: it asserts nothing and exits 0 once it has printed.
 set -euo pipefail
 . "$(dirname "$0")/../lib/cluster.sh"
 cd "$LP_ROOT"
@@ -80,29 +82,37 @@ while IFS=$'\t' read -r name fmt; do
 	names+=("$name")
 done < "$WORK/formats.tsv"
 
-# the serial report of one format's table: wall ms
+# the serial report of one format's table, and its floor (count(line): the
+# scan of the same lines, which longer lines make dearer): wall ms, one line each
 timed() {
-	lp_psql -At <<-SQL | awk '/^Time: / {t = $2} END {print t}'
+	lp_psql -At <<-SQL | awk '/^Time: / {print $2}'
 		SELECT fmt AS fmt FROM fmts WHERE name = '$1' \gset
 		\o /dev/null
 		\timing on
 		SELECT count(*) FROM logp95_report((SELECT logp95_agg(line, :'fmt') FROM t_${1//-/_}));
+		SELECT count(line) FROM t_${1//-/_};
 		\timing off
 	SQL
 }
 
-declare -A T
+declare -A T F
 for ((r = 0; r < RUNS + 1; r++)); do
 	for name in "${names[@]}"; do
 		ms=$(timed "$name")
-		[ "$r" = 0 ] || T[$name]="${T[$name]:-} $ms"	# round 0 warms up
+		[ "$r" = 0 ] && continue	# round 0 warms up
+		T[$name]="${T[$name]:-} $(echo "$ms" | sed -n 1p)"
+		F[$name]="${F[$name]:-} $(echo "$ms" | sed -n 2p)"
 	done
 done
 median() { printf '%s\n' $1 | sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 cmed=$(median "${T[combined]}")
-printf '%-16s %8s %10s %8s\n' format bytes "median ms" "x combined"
+cfloor=$(median "${F[combined]}")
+# over floor: the report's median less its floor's, against combined's the same way
+printf '%-16s %8s %10s %8s %9s %10s %8s\n' format bytes "median ms" "x combined" "floor ms" "over floor" "x combined"
 for name in "${names[@]}"; do
 	bytes=$(lp_psql -At -c "SELECT round(avg(octet_length(line)), 1) FROM t_${name//-/_}")
 	m=$(median "${T[$name]}")
-	printf '%-16s %8s %10s %8s\n' "$name" "$bytes" "$m" "$(awk -v a="$m" -v b="$cmed" 'BEGIN {printf "%.2fx", a / b}')"
+	f=$(median "${F[$name]}")
+	awk -v n="$name" -v b="$bytes" -v m="$m" -v cm="$cmed" -v f="$f" -v cf="$cfloor" 'BEGIN {
+		printf "%-16s %8s %10s %7.2fx %9s %10.3f %7.2fx\n", n, b, m, m / cm, f, m - f, (m - f) / (cm - cf) }'
 done
