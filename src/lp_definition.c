@@ -1066,7 +1066,8 @@ lp_def_find_long(const char *line, const char *q, const char *end, const char *l
 /*
  * The closing quote that lit (n > 3 bytes, starting with '"') follows,
  * from p; NULL when there is none, *seen set when an unescaped '"' was
- * there.  The walk's quoted scan for long literals, out of line.
+ * there.  The walk's quoted scan for long literals, out of line (its
+ * usual case is tried inline first: lp_def_quote_long).
  */
 static LP_DEF_NOINLINE LP_DEF_COLD const char *
 lp_def_quote_long_slow(const char *line, const char *p, const char *end, const char *lit, size_t n,
@@ -1089,9 +1090,10 @@ lp_def_quote_long_slow(const char *line, const char *p, const char *end, const c
 }
 
 /*
- * The same, its usual case first (the first '"' is the closing one: JSON
- * keys after a string field), with few registers and no loop, so that the
- * call costs little; the other cases go on to lp_def_quote_long_slow.
+ * The same, its usual case inline in the walk (the first '"' is the
+ * closing one: an nginx escape=json string field before its next key),
+ * without the call, which cost more than the search; every other case
+ * goes on to lp_def_quote_long_slow, out of line.
  */
 static LP_ALWAYS_INLINE const char *
 lp_def_quote_long(const char *line, const char *p, const char *end, const char *lit, size_t n,
