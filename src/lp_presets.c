@@ -3,6 +3,7 @@
 #include "lp_http.h"
 #include "lp_parse.h"
 #include "lp_simd.h"
+#include "lp_token.h"
 
 /*
  * SSE2 (every x86-64) or SWAR (plain 64-bit arithmetic, little-endian);
@@ -812,7 +813,7 @@ lp_target_scan(const char *t, const char *end, char mark, lp_target *x, const ch
 }
 
 /* What the request line gives. */
-typedef struct lp_request
+typedef struct lp_preset_request
 {
 	const char *method;			/* the method */
 	size_t		method_len;
@@ -824,7 +825,7 @@ typedef struct lp_request
 								 * port), or NULL */
 	size_t		host_len;
 	int			marked;			/* an escape mark is in the target */
-} lp_request;
+} lp_preset_request;
 
 /*
  * The host of an authority [a, e): without "userinfo@" and without a port
@@ -863,7 +864,7 @@ lp_authority_host(const char *a, const char *e, int userinfo, size_t *len, const
  * LP_PARSE_KEEP_QUERY; an empty route is LP_ST_BAD_REQUEST.
  */
 static lp_status
-lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, lp_request *r,
+lp_request_line(const char *rq, const char *rq_end, unsigned flags, char mark, lp_preset_request *r,
 				const char *floor)
 {
 	const char *m = rq;
@@ -981,54 +982,13 @@ lp_request_close(const char *rq, const char *end, int cr, const char *floor)
 	return NULL;
 }
 
-/* How a preset escapes bytes in what it logs of the request. */
-typedef enum lp_escape
-{
-	LP_ESC_NONE = 0,			/* logged as sent */
-	LP_ESC_HASH,				/* '#' and two hex digits (HAProxy) */
-	LP_ESC_PERCENT				/* '%' and two hex digits (CloudFront) */
-} lp_escape;
-
-/*
- * Undo `esc` in s[0..n) in place: each mark followed by two hex digits
- * becomes that byte, unless it is NUL (no database text holds one: the
- * escape stays as logged).  Returns the new length; *high is set to 1
- * when a byte >= 0x80 came out (the glue checks the route's encoding).
- */
-static size_t
-lp_unescape(char *s, size_t n, lp_escape esc, int *high)
-{
-	char		mark = esc == LP_ESC_HASH ? '#' : '%';
-	size_t		i = 0,
-				o = 0;
-
-	while (i < n)
-	{
-		if (s[i] == mark && n - i >= 3)
-		{
-			int			hi = lp_hexval(s[i + 1]);
-			int			lo = lp_hexval(s[i + 2]);
-
-			if (hi >= 0 && lo >= 0 && (hi | lo) != 0)
-			{
-				*high |= hi >= 8;
-				s[o++] = (char) (hi * 16 + lo);
-				i += 3;
-				continue;
-			}
-		}
-		s[o++] = s[i++];
-	}
-	return o;
-}
-
 /*
  * Set out's route from path[0..n) (already cut of its query string unless
  * it is kept), with "/" in front when slash, then "?" and query[0..qlen)
  * when query is not NULL (the W3C formats log the query apart).  With the
  * call's flags: templates (lp_route_template, on the logged form), then
- * unescaping (`esc`, unless LP_PARSE_LOGGED, as lp_token.h's
- * lp_route_build: in the route and the host, LP_HAS_ROUTE_HIGH when a
+ * unescaping (`esc`, lp_token.c's lp_unescape, unless LP_PARSE_LOGGED, as
+ * lp_token.h's lp_route_build: in the route and the host, LP_HAS_ROUTE_HIGH when a
  * byte >= 0x80 came out; marked: 1 when a mark may be in path or query,
  * 0 when none is, -1 to look), and the host in front.  The route is a slice
  * of the line when nothing changes, else built in ctx->buf (the caller's
@@ -1037,9 +997,9 @@ lp_unescape(char *s, size_t n, lp_escape esc, int *high)
  * parts of the line).
  */
 static void
-lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *host, size_t hlen,
-			   int slash, const char *path, size_t n, const char *query, size_t qlen,
-			   lp_result *out, const char *floor)
+lp_preset_route(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *host, size_t hlen,
+				int slash, const char *path, size_t n, const char *query, size_t qlen,
+				lp_result *out, const char *floor)
 {
 	unsigned	flags = ctx ? ctx->flags : 0;
 	int			templates = (flags & LP_PARSE_TEMPLATES) != 0;
@@ -1051,7 +1011,7 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *h
 
 	if (esc != LP_ESC_NONE && !(flags & LP_PARSE_LOGGED))
 	{
-		char		mark = esc == LP_ESC_HASH ? '#' : '%';
+		char		mark = lp_escape_mark(esc);
 
 		unescape = marked > 0 ||
 			(marked < 0 && (lp_find(path, path + n, mark, floor) != NULL ||
@@ -1076,7 +1036,7 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *h
 	if (with_host)
 	{
 		memcpy(o, host, hlen);
-		o += unescape ? lp_unescape(o, hlen, esc, &high) : hlen;
+		o += unescape ? lp_unescape(o, hlen, esc, o, &high) : hlen;
 	}
 	m = lp_route_template(path, n, slash, templates, o);
 	if (m == 0)
@@ -1091,7 +1051,7 @@ lp_route_build(const lp_parse_ctx *ctx, lp_escape esc, int marked, const char *h
 		m += qlen;
 	}
 	if (unescape)
-		m = lp_unescape(o, m, esc, &high);
+		m = lp_unescape(o, m, esc, o, &high);
 	if (high)
 		out->has |= LP_HAS_ROUTE_HIGH;
 	out->route = ctx->buf;
@@ -1154,9 +1114,9 @@ static inline lp_status
 lp_take_request(const char *rq, const char *rq_end, const lp_parse_ctx *ctx, lp_escape esc,
 				int host_from_target, lp_result *out, const char *floor)
 {
-	lp_request r;
+	lp_preset_request r;
 	lp_status	st = lp_request_line(rq, rq_end, ctx ? ctx->flags : 0,
-									 esc == LP_ESC_HASH ? '#' : esc == LP_ESC_PERCENT ? '%' : 0, &r,
+									 esc == LP_ESC_NONE ? 0 : lp_escape_mark(esc), &r,
 									 floor);
 
 	if (st != LP_ST_OK)
@@ -1170,8 +1130,8 @@ lp_take_request(const char *rq, const char *rq_end, const lp_parse_ctx *ctx, lp_
 		out->host_len = r.host_len;
 		out->has |= LP_HAS_HOST;
 	}
-	lp_route_build(ctx, esc, r.marked, (out->has & LP_HAS_HOST) ? out->host : NULL,
-				   out->host_len, r.slash, r.path, r.path_len, NULL, 0, out, floor);
+	lp_preset_route(ctx, esc, r.marked, (out->has & LP_HAS_HOST) ? out->host : NULL,
+					out->host_len, r.slash, r.path, r.path_len, NULL, 0, out, floor);
 	return LP_ST_OK;
 }
 
@@ -1598,8 +1558,8 @@ lp_w3c_fields(const lp_span *method, const lp_span *stem, const lp_span *query,
 		q = query->p;
 		qn = query->n;
 	}
-	lp_route_build(ctx, esc, -1, (out->has & LP_HAS_HOST) ? out->host : NULL, out->host_len, 0,
-				   stem->p, stem->n, q, qn, out, floor);
+	lp_preset_route(ctx, esc, -1, (out->has & LP_HAS_HOST) ? out->host : NULL, out->host_len, 0,
+					stem->p, stem->n, q, qn, out, floor);
 	return LP_ST_OK;
 }
 

@@ -74,6 +74,21 @@ lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *us
 	if (e - s < 2)
 		return 0;
 	c = (unsigned char) s[1];
+	if (esc == LP_ESC_HASH || esc == LP_ESC_PERCENT)
+	{
+		/* the mark and two hex digits, not 00 */
+		int			h,
+					l;
+
+		if (e - s < 3 || (h = lp_hexval(c)) < 0 || (l = lp_hexval((unsigned char) s[2])) < 0 ||
+			(h | l) == 0)
+			return 0;
+		*o = (char) (h * 16 + l);
+		if (h >= 8)
+			*high = 1;
+		*used = 3;
+		return 1;
+	}
 	if (c == 'x' && esc != LP_ESC_JSON)
 	{
 		int			h,
@@ -166,7 +181,7 @@ lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high)
 	}
 	while (s < e)
 	{
-		const char *bs = memchr(s, '\\', (size_t) (e - s));
+		const char *bs = memchr(s, lp_escape_mark(esc), (size_t) (e - s));
 		size_t		used = 0;
 		size_t		w;
 
@@ -181,8 +196,7 @@ lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high)
 		w = lp_unescape_one(s, e, esc, o, &used, high);
 		if (w == 0)
 		{
-			*o++ = '\\';		/* not an escape: copied as logged */
-			s++;
+			*o++ = *s++;		/* not an escape: its mark copied as logged */
 			continue;
 		}
 		LP_ASSERT(w <= used && (size_t) (e - s) >= used);

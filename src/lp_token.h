@@ -124,8 +124,17 @@ typedef enum lp_escape
 	LP_ESC_NONE = 0,			/* nothing escaped (nginx escape=none, varnishncsa) */
 	LP_ESC_NGINX,				/* nginx's default: \xHH for '"', '\', bytes < 0x20 and >= 0x7f */
 	LP_ESC_JSON,				/* JSON strings, nginx escape=json: \" \\ \/ \b \f \n \r \t \uXXXX */
-	LP_ESC_APACHE				/* Apache (ap_escape_logitem), lighttpd: \xhh, \" \\, \b \n \r \t \v */
+	LP_ESC_APACHE,				/* Apache (ap_escape_logitem), lighttpd: \xhh, \" \\, \b \n \r \t \v */
+	LP_ESC_HASH,				/* HAProxy: '#' and two hex digits ("#22" for '"') */
+	LP_ESC_PERCENT				/* CloudFront: '%' and two hex digits ("%20" for ' ') */
 } lp_escape;
+
+/* The byte that starts an escape of esc (not LP_ESC_NONE): '\\', '#' or '%'. */
+static inline char
+lp_escape_mark(lp_escape esc)
+{
+	return esc == LP_ESC_HASH ? '#' : esc == LP_ESC_PERCENT ? '%' : '\\';
+}
 
 /*
  * Undo escaping `esc` in s[0..n) into out (n bytes are enough; out may be
@@ -139,12 +148,12 @@ typedef enum lp_escape
 extern size_t lp_unescape(const char *s, size_t n, lp_escape esc, char *out, int *high);
 
 /*
- * The one escape of `esc` at s (s[0] == '\\', e the end of the input),
+ * The one escape of `esc` at s (s[0] == lp_escape_mark(esc), e the end of the input),
  * for a reader that decodes as it goes (lp_json.c compares keys so):
  * its decoded bytes (at most 4) written at o and *used set to the bytes
  * it takes; returns the bytes written, 0 when s does not start an escape
  * of `esc` or starts one that gives a NUL byte (lp_unescape then copies
- * the backslash as logged).  *high as for lp_unescape.
+ * the mark as logged).  *high as for lp_unescape.
  */
 extern size_t lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used,
 							  int *high);

@@ -350,6 +350,15 @@ test_token_unescape(void)
 		{LP_ESC_APACHE, "/caf\\xc3\\xa9", "/caf\xc3\xa9", 1},
 		{LP_ESC_APACHE, "/\\f\\/", "/\\f\\/", 0},
 		{LP_ESC_NONE, "/a\\x22\\\"", "/a\\x22\\\"", 0},
+		/* HAProxy's '#' and CloudFront's '%': the mark and two hex digits, not 00 */
+		{LP_ESC_HASH, "/a#22b#5cc", "/a\"b\\c", 0},
+		{LP_ESC_HASH, "/caf#C3#A9", "/caf\xc3\xa9", 1},
+		{LP_ESC_HASH, "/nul#00/#zz/#4/#", "/nul#00/#zz/#4/#", 0},
+		{LP_ESC_HASH, "/%20\\x41", "/%20\\x41", 0},
+		{LP_ESC_PERCENT, "/a%20b%2Fc", "/a b/c", 0},
+		{LP_ESC_PERCENT, "/caf%c3%a9", "/caf\xc3\xa9", 1},
+		{LP_ESC_PERCENT, "/nul%00%%41%4", "/nul%00%A%4", 0},
+		{LP_ESC_PERCENT, "/#20\\x41", "/#20\\x41", 0},
 	};
 	char		out[256];
 	size_t		i;
