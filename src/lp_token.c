@@ -65,6 +65,26 @@ lp_utf8_put(long cp, char *o)
 	return 4;
 }
 
+/*
+ * The byte that the two hex digits at s (before e) spell, into *o, *high
+ * set when it is >= 0x80: 1; 0 when there are not two hex digits there or
+ * they spell 00 (no text holds a NUL: the escape stays as logged).
+ */
+static inline int
+lp_hex_byte(const char *s, const char *e, char *o, int *high)
+{
+	int			h,
+				l;
+
+	if (e - s < 2 || (h = lp_hexval((unsigned char) s[0])) < 0 ||
+		(l = lp_hexval((unsigned char) s[1])) < 0 || (h | l) == 0)
+		return 0;
+	*o = (char) (h * 16 + l);
+	if (h >= 8)
+		*high = 1;
+	return 1;
+}
+
 /* See lp_token.h (no escape is shorter than what it writes, so o may lag s in place). */
 size_t
 lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *used, int *high)
@@ -76,30 +96,17 @@ lp_unescape_one(const char *s, const char *e, lp_escape esc, char *o, size_t *us
 	c = (unsigned char) s[1];
 	if (esc == LP_ESC_HASH || esc == LP_ESC_PERCENT)
 	{
-		/* the mark and two hex digits, not 00 */
-		int			h,
-					l;
-
-		if (e - s < 3 || (h = lp_hexval(c)) < 0 || (l = lp_hexval((unsigned char) s[2])) < 0 ||
-			(h | l) == 0)
+		/* the mark and two hex digits */
+		if (!lp_hex_byte(s + 1, e, o, high))
 			return 0;
-		*o = (char) (h * 16 + l);
-		if (h >= 8)
-			*high = 1;
 		*used = 3;
 		return 1;
 	}
 	if (c == 'x' && esc != LP_ESC_JSON)
 	{
-		int			h,
-					l;
-
-		if (e - s < 4 || (h = lp_hexval((unsigned char) s[2])) < 0 ||
-			(l = lp_hexval((unsigned char) s[3])) < 0 || (h | l) == 0)
+		/* \x and two hex digits */
+		if (!lp_hex_byte(s + 2, e, o, high))
 			return 0;
-		*o = (char) (h * 16 + l);
-		if (h >= 8)
-			*high = 1;
 		*used = 4;
 		return 1;
 	}
