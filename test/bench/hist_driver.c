@@ -13,48 +13,7 @@
  * (route, value) pairs, the heap the state holds, and a checksum of the
  * sorted pairs (equal across histogram layouts: the counts are exact).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include "lp_gen.h"
-#include "lp_state.h"
-
-static size_t heap_live;
-
-/* malloc with a size header, so that the driver can say what the state holds */
-static void *
-d_alloc(void *ctx, size_t size)
-{
-	size_t	   *p = malloc(size + 16);
-
-	if (!p)
-		return NULL;
-	p[0] = size;
-	heap_live += size;
-	return (char *) p + 16;
-}
-
-static void
-d_free(void *ctx, void *ptr)
-{
-	size_t	   *p = (size_t *) ((char *) ptr - 16);
-
-	heap_live -= p[0];
-	free(p);
-}
-
-static const lp_allocator alloc = {d_alloc, d_free, NULL};
-
-static double
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
+#include "bench_rows.h"
 
 /* Add every row; out of line so that callgrind and perf name it. */
 __attribute__((noinline)) static lp_state *
@@ -111,41 +70,21 @@ main(int argc, char **argv)
 	const char *dist = argc > 1 ? argv[1] : "long_tail";
 	long		n = argc > 2 ? atol(argv[2]) : 400000;
 	int			reps = argc > 3 ? atoi(argv[3]) : 3;
-	lp_gen_latency lat;
-	lp_gen		g;
-	char	   *text,
-			   *p;
-	const char **key = malloc(n * sizeof(*key));
-	uint32_t   *klen = malloc(n * sizeof(*klen));
-	int64_t    *ms = malloc(n * sizeof(*ms));
+	char	   *text;
+	const char **key;
+	uint32_t   *klen;
+	int64_t    *ms;
 	double		best_add = 1e30,
 				best_sort = 1e30;
 	uint64_t	sum = 0,
 				pairs = 0;
 	size_t		heap = 0;
-	long		i;
 	int			r;
 
-	if (!lp_gen_latency_lookup(dist, strlen(dist), &lat) || n < 1)
+	if (!bench_rows(dist, n, &text, &key, &klen, &ms))
 	{
 		fprintf(stderr, "usage: hist_driver narrow|long_tail LINES [PASSES]\n");
 		return 2;
-	}
-	text = p = malloc((size_t) n * 80);
-	lp_gen_init(&g, 300, 42);
-	lp_gen_set_latency(&g, lat);
-	for (i = 0; i < n; i++)
-	{
-		/* "<timestamp> <method> <route> <latency_ms>" */
-		size_t		len = lp_gen_line(&g, i, p);
-		char	   *sp1 = strchr(p, ' ');
-		char	   *sp2 = strchr(sp1 + 1, ' ');
-		char	   *sp3 = strchr(sp2 + 1, ' ');
-
-		key[i] = sp2 + 1;
-		klen[i] = (uint32_t) (sp3 - sp2 - 1);
-		ms[i] = atoll(sp3 + 1);
-		p += len + 1;
 	}
 	for (r = 0; r < reps; r++)
 	{

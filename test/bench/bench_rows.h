@@ -1,0 +1,93 @@
+/* test/bench/bench_rows.h -- what the plain C histogram drivers share: an allocator, CPU time, the benchmark's rows */
+#ifndef BENCH_ROWS_H
+#define BENCH_ROWS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lp_gen.h"
+#include "lp_state.h"
+
+/* Bytes the state holds now (d_alloc, d_free). */
+static size_t heap_live;
+
+/* malloc with a size header, so that a driver can say what the state holds */
+static void *
+d_alloc(void *ctx, size_t size)
+{
+	size_t	   *p = malloc(size + 16);
+
+	if (!p)
+		return NULL;
+	p[0] = size;
+	heap_live += size;
+	return (char *) p + 16;
+}
+
+static void
+d_free(void *ctx, void *ptr)
+{
+	size_t	   *p = (size_t *) ((char *) ptr - 16);
+
+	heap_live -= p[0];
+	free(p);
+}
+
+static const lp_allocator alloc = {d_alloc, d_free, NULL};
+
+/* The thread's CPU time in ns. */
+static double
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/*
+ * The benchmark's rows: n default-format lines of lp_gen (300 routes, seed
+ * 42) in latency distribution `dist` ("<timestamp> <method> <route>
+ * <latency_ms>"), each row's route (a pointer into *text, which the caller
+ * frees) and latency.  0 when dist is unknown.
+ */
+static int
+bench_rows(const char *dist, long n, char **text, const char ***key, uint32_t **klen,
+		   int64_t **ms)
+{
+	lp_gen_latency lat;
+	lp_gen		g;
+	char	   *p;
+	long		i;
+
+	if (!lp_gen_latency_lookup(dist, strlen(dist), &lat) || n < 1)
+		return 0;
+	*key = malloc(n * sizeof(**key));
+	*klen = malloc(n * sizeof(**klen));
+	*ms = malloc(n * sizeof(**ms));
+	*text = p = malloc((size_t) n * 80);
+	if (!*key || !*klen || !*ms || !p)
+	{
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	lp_gen_init(&g, 300, 42);
+	lp_gen_set_latency(&g, lat);
+	for (i = 0; i < n; i++)
+	{
+		size_t		len = lp_gen_line(&g, i, p);
+		char	   *sp1 = strchr(p, ' ');
+		char	   *sp2 = strchr(sp1 + 1, ' ');
+		char	   *sp3 = strchr(sp2 + 1, ' ');
+
+		(*key)[i] = sp2 + 1;
+		(*klen)[i] = (uint32_t) (sp3 - sp2 - 1);
+		(*ms)[i] = atoll(sp3 + 1);
+		p += len + 1;
+	}
+	return 1;
+}
+
+#endif							/* BENCH_ROWS_H */
