@@ -7,6 +7,7 @@
 #endif
 
 #include "lp_hash.h"
+#include "lp_simd.h"
 
 /* Slots of a histogram's first value table (a power of two). */
 #define LP_HIST_INIT		16
@@ -426,28 +427,27 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 	/*
 	 * the dense values come first and in order; the table's are all larger.
 	 * Zeros are skipped eight slots at a time (dense_cap is 0 or a power
-	 * of two >= LP_DENSE_MIN); in a group that holds a count, every slot is
-	 * written and the output moves on only past a count, without a branch
-	 * that follows the counts.  A zero slot written at out[n] is written
-	 * over by the next count (the h->used counts fill out[0 .. used)), and
-	 * nothing is written at or past out[h->used].
+	 * of two >= LP_DENSE_MIN), and in a group that holds a count only its
+	 * counts are visited, by the bits of their mask: past its first few
+	 * hundred milliseconds a long-tailed route's array holds one or two
+	 * counts in a group of eight.
 	 */
 	for (i = 0; i < h->dense_cap; i += 8)
 	{
 		uint64_t	w[4];
-		uint32_t	j;
+		unsigned	m;
 
 		memcpy(w, &h->dense[i], sizeof(w));
 		if (!(w[0] | w[1] | w[2] | w[3]))
 			continue;
-		for (j = i; j < i + 8; j++)
+		for (m = lp_nonzero8_32(&h->dense[i]); m; m &= m - 1)
 		{
-			if (n < h->used)
-			{
-				out[n].value = j;
-				out[n].count = h->dense[j];
-			}
-			n += h->dense[j] != 0;
+			uint32_t	j = i + lp_ctz32(m);
+
+			LP_ASSERT(n < h->used);
+			out[n].value = j;
+			out[n].count = h->dense[j];
+			n++;
 		}
 	}
 	ndense = n;

@@ -138,6 +138,42 @@ lp_top128(lp_u128 c)
 }
 #endif
 
+/* ---------- counts: eight 32-bit counts ---------- */
+
+/*
+ * Bit k set: the count d[k] of the eight 32-bit counts at d is not zero.
+ * The walks over a histogram's dense array (lp_hist.c) visit only the
+ * counts that are there.  Two compares of four lanes with SSE2; its scalar
+ * twin lp_nonzero8_32_scalar is the other builds' and the unit tests'
+ * reference (test_simd.c).
+ */
+static LP_ALWAYS_INLINE unsigned
+lp_nonzero8_32_scalar(const uint32_t *d)
+{
+	unsigned	m = 0;
+	int			k;
+
+	for (k = 0; k < 8; k++)
+		m |= (unsigned) (d[k] != 0) << k;
+	return m;
+}
+
+static LP_ALWAYS_INLINE unsigned
+lp_nonzero8_32(const uint32_t *d)
+{
+#ifdef LP_SIMD_SSE2
+	const __m128i zero = _mm_setzero_si128();
+	__m128i		lo = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *) d), zero);
+	__m128i		hi = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *) (d + 4)), zero);
+	unsigned	zeros = (unsigned) _mm_movemask_ps(_mm_castsi128_ps(lo)) |
+		(unsigned) _mm_movemask_ps(_mm_castsi128_ps(hi)) << 4;
+
+	return ~zeros & 0xffu;
+#else
+	return lp_nonzero8_32_scalar(d);
+#endif
+}
+
 /* ---------- byte classes: SWAR, 8 bytes in a word ---------- */
 
 #ifdef LP_SIMD_SWAR

@@ -139,6 +139,33 @@ test_simd_bits(void)
 	}
 	CHECK_EQ_I(bad, 0, "the bit primitives = their twins on 200,000 words");
 	CHECK(lp_prefix_xor64(UINT64_C(0x12)) == UINT64_C(0xe), "prefix XOR: quotes at 1 and 4 mark 1..3");
+
+	/*
+	 * lp_nonzero8_32 (SSE2 where built) against its scalar twin and
+	 * against the pattern itself: every one of the 256 patterns of zero
+	 * and nonzero counts, the nonzero ones drawn from 1, the sign bit,
+	 * all ones and random words, at every alignment of a 4-byte array
+	 */
+	{
+		static const uint32_t edge[] = {1, UINT32_C(0x80000000), UINT32_MAX, 0x100};
+		uint32_t	buf[8 + 3];
+		unsigned	pat;
+		int			off,
+					k;
+		long		nbad = 0;
+
+		for (off = 0; off < 4; off++)
+			for (pat = 0; pat < 256; pat++)
+			{
+				uint32_t   *d = buf + off;
+
+				for (k = 0; k < 8; k++)
+					d[k] = !((pat >> k) & 1) ? 0 :
+						(pat + k) % 5 < 4 ? edge[(pat + k) % 5] : (uint32_t) simd_rand(&s) | 1;
+				nbad += lp_nonzero8_32(d) != pat || lp_nonzero8_32_scalar(d) != pat;
+			}
+		CHECK_EQ_I(nbad, 0, "lp_nonzero8_32 and its twin give the nonzero counts of all 256 patterns");
+	}
 }
 
 /* The SWAR byte classes: every match flagged, the lowest flag exact. */
