@@ -657,6 +657,41 @@ lp_outbuf_reserve(lp_outbuf *b, size_t more)
 	return LP_OK;
 }
 
+/* The bytes pairs[0 .. np) take as deltas and counts (the encoder's exact count). */
+static size_t
+lp_pairs_len(const lp_pair *pairs, uint32_t np, uint32_t *steps)
+{
+	size_t		n = 0;
+	int64_t		prev = 0;
+	uint32_t	j;
+
+	for (j = 0; j < np; j++)
+	{
+		LP_CHECK_INTERRUPTS(*steps);
+		n += lp_varint_len((uint64_t) (pairs[j].value - prev)) + lp_varint_len(pairs[j].count);
+		prev = pairs[j].value;
+	}
+	return n;
+}
+
+/* Write pairs[0 .. np) at q as deltas and counts; the bytes written. */
+static LP_ALWAYS_INLINE size_t
+lp_put_pairs(uint8_t *q, const lp_pair *pairs, uint32_t np, uint32_t *steps)
+{
+	uint8_t    *p = q;
+	int64_t		prev = 0;
+	uint32_t	j;
+
+	for (j = 0; j < np; j++)
+	{
+		LP_CHECK_INTERRUPTS(*steps);
+		p += lp_varint_put_inline(p, (uint64_t) (pairs[j].value - prev));
+		p += lp_varint_put_inline(p, pairs[j].count);
+		prev = pairs[j].value;
+	}
+	return (size_t) (p - q);
+}
+
 /* See lp_codec.h. */
 int
 lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
@@ -713,12 +748,15 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 	for (i = 0; i < st->nroutes; i++)
 	{
 		const lp_route *r = routes[i];
-		uint32_t	j,
-					np = r->hist.used;
-		size_t		plen = 0,
+		uint32_t	np = r->hist.used;
+		size_t		plen,
+					pbound,
+					hbound,
+					rlen,
 					start;
-		int64_t		prev = 0;
-		uint64_t	total = 0;
+#ifdef LP_ASSERTS
+		uint32_t	j;
+#endif
 
 		LP_CHECK_INTERRUPTS(steps);
 		/* what the decoder accepts: keys strictly ascending without NUL, npairs >= 1 */
@@ -727,30 +765,59 @@ lp_encode(const lp_state *st, const lp_allocator *a, size_t reserve,
 		LP_ASSERT(r->keylen == 0 || memchr(r->key, 0, r->keylen) == NULL);
 		LP_ASSERT(np >= 1 || red);
 		lp_hist_sorted(&r->hist, pairs);
-		for (j = 0; j < np; j++)
+		rlen = red ? lp_red_len(&st->red[r->red]) : 0;
+		/*
+		 * The pairs are written in one pass, after room for the longest
+		 * head they could need, and the head then goes just before them:
+		 * no delta passes the route's largest value, no count its total.
+		 * Only when that bound does not fit below max_len are the pairs'
+		 * bytes counted first, so that an encoding of exactly max_len
+		 * still fits.
+		 */
+		pbound = np ? (size_t) np * (lp_varint_len((uint64_t) pairs[np - 1].value) +
+									 lp_varint_len(r->hist.total)) : 0;
+		hbound = lp_route_head_len(r->keylen, np, pbound);
+		rc = lp_outbuf_reserve(&b, hbound + pbound + rlen);
+		if (rc == LP_OK)
 		{
-			LP_CHECK_INTERRUPTS(steps);
-			/* values strictly ascending from 0 on, counts >= 1 adding up to the total */
-			LP_ASSERT(pairs[j].value >= 0 && (j == 0 || pairs[j].value > prev));
-			LP_ASSERT(pairs[j].count >= 1);
-			total += pairs[j].count;
-			plen += lp_varint_len((uint64_t) (pairs[j].value - prev)) + lp_varint_len(pairs[j].count);
-			prev = pairs[j].value;
+			uint8_t    *pp = b.data + b.len + hbound;
+
+			plen = lp_put_pairs(pp, pairs, np, &steps);
+			LP_ASSERT(plen <= pbound);
+			start = b.len;
+			b.len += lp_put_route_head(b.data + b.len, r->key, r->keylen, np, plen);
+			memmove(b.data + b.len, pp, plen);
+			b.len += plen;
 		}
-		LP_ASSERT(total == r->hist.total);
-		if ((rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen +
-									(red ? lp_red_len(&st->red[r->red]) : 0))) != LP_OK)
+		else if (rc == LP_ETOOBIG)
+		{
+			plen = lp_pairs_len(pairs, np, &steps);
+			if ((rc = lp_outbuf_reserve(&b, lp_route_head_len(r->keylen, np, plen) + plen +
+										rlen)) != LP_OK)
+				goto done;
+			start = b.len;
+			b.len += lp_put_route_head(b.data + b.len, r->key, r->keylen, np, plen);
+			b.len += lp_put_pairs(b.data + b.len, pairs, np, &steps);
+		}
+		else
 			goto done;
-		start = b.len;
-		b.len += lp_put_route_head(b.data + b.len, r->key, r->keylen, np, plen);
-		prev = 0;
-		for (j = 0; j < np; j++)
+#ifdef LP_ASSERTS
 		{
-			b.len += lp_varint_put_inline(b.data + b.len, (uint64_t) (pairs[j].value - prev));
-			b.len += lp_varint_put_inline(b.data + b.len, pairs[j].count);
-			prev = pairs[j].value;
+			/* values strictly ascending from 0 on, counts >= 1 adding up to the total */
+			int64_t		prev = 0;
+			uint64_t	total = 0;
+
+			for (j = 0; j < np; j++)
+			{
+				LP_ASSERT(pairs[j].value >= 0 && (j == 0 || pairs[j].value > prev));
+				LP_ASSERT(pairs[j].count >= 1);
+				total += pairs[j].count;
+				prev = pairs[j].value;
+			}
+			LP_ASSERT(total == r->hist.total);
 		}
-		/* exactly the bytes reserved: the pairs took plen */
+#endif
+		/* the head and the pairs took what the head says */
 		LP_ASSERT(b.len - start == lp_route_head_len(r->keylen, np, plen) + plen && b.len <= b.cap);
 		if (red)
 			b.len += lp_put_red(b.data + b.len, &st->red[r->red]);

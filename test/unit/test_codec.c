@@ -97,6 +97,37 @@ test_codec_known(void)
 			   "one byte past max_len");
 	CHECK(buf == NULL, "no output on ETOOBIG");
 	lp_state_free(st);
+
+	/*
+	 * A route whose pairs take fewer bytes than the encoder's bound (a
+	 * value of three bytes, deltas and counts of one): at exactly its
+	 * length max_len leaves no room for the bound, and the pairs are
+	 * counted first; the bytes are the same as without a limit.
+	 */
+	{
+		uint8_t    *full,
+				   *exact = NULL;
+		size_t		flen,
+					elen = 0;
+		int64_t		v;
+
+		st = lp_state_create(&g_alloc);
+		for (v = 20000; v < 20100; v++)
+			lp_state_add(st, "/b", 2, v);
+		lp_state_add(st, "/b", 2, 20000);
+		full = encode(st, &flen);
+		if (CHECK_EQ_I(lp_encode(st, &g_alloc, 0, flen, &exact, &elen), LP_OK,
+					   "pairs under their bound, encoding exactly at max_len"))
+		{
+			CHECK_SAME_ENC(exact, elen, full, flen, "the same bytes as without a limit");
+			g_alloc.free(g_alloc.ctx, exact);
+		}
+		exact = NULL;
+		CHECK_EQ_I(lp_encode(st, &g_alloc, 0, flen - 1, &exact, &elen), LP_ETOOBIG,
+				   "pairs under their bound, one byte past max_len");
+		g_alloc.free(g_alloc.ctx, full);
+		lp_state_free(st);
+	}
 	st = lp_state_create(&g_alloc);
 	buf = NULL;
 	len = 0;
