@@ -96,6 +96,21 @@ lp_check_pairs(lp_route_view *rv)
 
 		LP_CHECK_INTERRUPTS(steps);
 
+		/*
+		 * four pairs of one-byte varints (most of a route's pairs) at once:
+		 * none is zero, so every delta and count is valid, and the sums (at
+		 * most 508 each) cannot pass INT64_MAX from below this
+		 */
+		if (rv->npairs - i >= 4 && end - p >= 8 &&
+			value <= INT64_MAX - 1024 && total <= (uint64_t) INT64_MAX - 1024 &&
+			lp_pairs4_small(p, &d, &c))
+		{
+			value += (int64_t) d;
+			total += c;
+			p += 8;
+			i += 3;
+			continue;
+		}
 		if (!(n = lp_varint_get_fast(p, end, &d)))
 			return LP_ECORRUPT;
 		p += n;

@@ -174,6 +174,60 @@ lp_nonzero8_32(const uint32_t *d)
 #endif
 }
 
+/* ---------- encoded pairs: four of one byte each ---------- */
+
+/*
+ * The encoding's usual run (lp_codec.h): four (delta, count) pairs whose
+ * varints take one byte each, in the 8 bytes at p.  1 when every byte is
+ * below 0x80 and none is zero, with the sum of the four deltas (bytes 0,
+ * 2, 4, 6) in *dsum and of the four counts (bytes 1, 3, 5, 7) in *csum,
+ * each at most 508; 0 otherwise.  One word with SWAR; its scalar twin
+ * lp_pairs4_small_scalar is the other builds' and the unit tests'
+ * reference (test_simd.c).
+ */
+static LP_ALWAYS_INLINE int
+lp_pairs4_small_scalar(const uint8_t *p, uint64_t *dsum, uint64_t *csum)
+{
+	uint64_t	d = 0,
+				c = 0;
+	int			k;
+
+	for (k = 0; k < 8; k++)
+		if (p[k] == 0 || p[k] >= 0x80)
+			return 0;
+	for (k = 0; k < 8; k += 2)
+	{
+		d += p[k];
+		c += p[k + 1];
+	}
+	*dsum = d;
+	*csum = c;
+	return 1;
+}
+
+static LP_ALWAYS_INLINE int
+lp_pairs4_small(const uint8_t *p, uint64_t *dsum, uint64_t *csum)
+{
+#ifdef LP_SIMD_SWAR
+	const uint64_t high = UINT64_C(0x8080808080808080);
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t lanes = UINT64_C(0x00FF00FF00FF00FF);
+	const uint64_t fold = UINT64_C(0x0001000100010001);
+	uint64_t	w;
+
+	memcpy(&w, p, 8);
+	/* a byte of 0x80 or more, or (all below it, so no borrow crosses) a zero byte */
+	if ((w & high) | ((w - ones) & high))
+		return 0;
+	/* four 16-bit lanes added into the top one: each sum is at most 508 */
+	*dsum = ((w & lanes) * fold) >> 48;
+	*csum = (((w >> 8) & lanes) * fold) >> 48;
+	return 1;
+#else
+	return lp_pairs4_small_scalar(p, dsum, csum);
+#endif
+}
+
 /* ---------- byte classes: SWAR, 8 bytes in a word ---------- */
 
 #ifdef LP_SIMD_SWAR

@@ -166,6 +166,58 @@ test_simd_bits(void)
 			}
 		CHECK_EQ_I(nbad, 0, "lp_nonzero8_32 and its twin give the nonzero counts of all 256 patterns");
 	}
+
+	/*
+	 * lp_pairs4_small (SWAR where built) against its scalar twin and the
+	 * sums written out: every byte value at every one of the 8 places,
+	 * the others random bytes of 1..127, and random words of any bytes
+	 */
+	{
+		uint8_t		w[8];
+		long		nbad = 0,
+					nyes = 0;
+		int			pos,
+					v,
+					k,
+					r;
+
+		for (r = 0; r < 20000; r++)
+		{
+			uint64_t	d1 = 0,
+						c1 = 0,
+						d2 = 0,
+						c2 = 0,
+						dw = 0,
+						cw = 0;
+			int			want = 1,
+						got1,
+						got2;
+
+			for (k = 0; k < 8; k++)
+				w[k] = r < 2048 ? (uint8_t) (1 + simd_rand(&s) % 127) : (uint8_t) simd_rand(&s);
+			if (r < 2048)
+			{
+				pos = r % 8;
+				v = r / 8;		/* 0 .. 255 */
+				w[pos] = (uint8_t) v;
+			}
+			for (k = 0; k < 8; k++)
+			{
+				want &= w[k] != 0 && w[k] < 0x80;
+				if (k % 2 == 0)
+					dw += w[k];
+				else
+					cw += w[k];
+			}
+			got1 = lp_pairs4_small(w, &d1, &c1);
+			got2 = lp_pairs4_small_scalar(w, &d2, &c2);
+			nbad += got1 != want || got2 != want ||
+				(want && (d1 != dw || c1 != cw || d2 != dw || c2 != cw));
+			nyes += want;
+		}
+		CHECK_EQ_I(nbad, 0, "lp_pairs4_small and its twin accept exactly 8 bytes of 1..127 and add up both lanes");
+		CHECK(nyes > 1000, "lp_pairs4_small: %ld of the words were four small pairs", nyes);
+	}
 }
 
 /* The SWAR byte classes: every match flagged, the lowest flag exact. */
