@@ -502,9 +502,12 @@ test_state_long_tail(void)
 	bad += lp_state_flush(pst) != LP_OK;
 	bad += lp_state_merge(h1, h2) != LP_OK;
 	CHECK_EQ_U(bad, 0, "long tail: every add and the merge succeed");
-	CHECK((why = lp_state_check(st)) == NULL, "long tail: state checks (%s)", why ? why : "");
-	CHECK((why = lp_state_check(pst)) == NULL, "long tail: pipelined state checks (%s)", why ? why : "");
-	CHECK((why = lp_state_check(h1)) == NULL, "long tail: merged state checks (%s)", why ? why : "");
+	why = lp_state_check(st);
+	CHECK(why == NULL, "long tail: state checks (%s)", why ? why : "");
+	why = lp_state_check(pst);
+	CHECK(why == NULL, "long tail: pipelined state checks (%s)", why ? why : "");
+	why = lp_state_check(h1);
+	CHECK(why == NULL, "long tail: merged state checks (%s)", why ? why : "");
 
 	/* the reference: rows sorted by (route, value), runs counted */
 	qsort(rows, NROWS, sizeof(lt_row), lt_row_cmp);

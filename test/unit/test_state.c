@@ -443,8 +443,8 @@ test_state_pipelined(void)
 	}
 	CHECK_EQ_I(bad, 0, "pipelined: every add succeeds");
 	CHECK(pip->npend == LP_PEND_ROWS, "pipelined: %d rows are pending before the flush", LP_PEND_ROWS);
-	CHECK((why = lp_state_check(pip)) == NULL, "pipelined: a state with rows held back checks (%s)",
-		  why ? why : "");
+	why = lp_state_check(pip);
+	CHECK(why == NULL, "pipelined: a state with rows held back checks (%s)", why ? why : "");
 	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: flush");
 	CHECK(pip->npend == 0, "pipelined: nothing pending after the flush");
 	CHECK_EQ_I(lp_state_flush(pip), LP_OK, "pipelined: a second flush is a no-op");
