@@ -617,22 +617,6 @@ lp_put_route_head(uint8_t *p, const char *key, size_t keylen, uint64_t npairs,
 	return n;
 }
 
-/* See lp_codec.h. */
-size_t
-lp_pair_len(uint64_t delta, uint64_t count)
-{
-	return lp_varint_len(delta) + lp_varint_len(count);
-}
-
-/* See lp_codec.h. */
-size_t
-lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count)
-{
-	size_t		n = lp_varint_put(p, delta);
-
-	return n + lp_varint_put(p + n, count);
-}
-
 /* A growing output buffer. */
 typedef struct lp_outbuf
 {
@@ -683,7 +667,7 @@ lp_pairs_len(const lp_pair *pairs, uint32_t np, uint32_t *steps)
 	for (j = 0; j < np; j++)
 	{
 		LP_CHECK_INTERRUPTS(*steps);
-		n += lp_varint_len((uint64_t) (pairs[j].value - prev)) + lp_varint_len(pairs[j].count);
+		n += lp_pair_len((uint64_t) (pairs[j].value - prev), pairs[j].count);
 		prev = pairs[j].value;
 	}
 	return n;
@@ -700,8 +684,7 @@ lp_put_pairs(uint8_t *q, const lp_pair *pairs, uint32_t np, uint32_t *steps)
 	for (j = 0; j < np; j++)
 	{
 		LP_CHECK_INTERRUPTS(*steps);
-		p += lp_varint_put_inline(p, (uint64_t) (pairs[j].value - prev));
-		p += lp_varint_put_inline(p, pairs[j].count);
+		p += lp_put_pair(p, (uint64_t) (pairs[j].value - prev), pairs[j].count);
 		prev = pairs[j].value;
 	}
 	return (size_t) (p - q);

@@ -156,8 +156,7 @@ extern size_t lp_put_head(uint8_t *p, uint64_t malformed, uint64_t nroutes);
 extern size_t lp_route_head_len(size_t keylen, uint64_t npairs, uint64_t pairs_len);
 extern size_t lp_put_route_head(uint8_t *p, const char *key, size_t keylen,
 								uint64_t npairs, uint64_t pairs_len);
-extern size_t lp_pair_len(uint64_t delta, uint64_t count);
-extern size_t lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count);
+/* lp_pair_len and lp_put_pair are inline, below the varints they use. */
 
 /*
  * Version 2's pieces: the header (version 2, options, malformed count,
@@ -231,6 +230,24 @@ lp_varint_put_inline(uint8_t *p, uint64_t v)
 		v >>= 7;
 	}
 	p[n++] = (uint8_t) v;
+	return n;
+}
+
+/* A pair's bytes and its writer (see lp_head_len above): inline, for the encoders' loops. */
+static LP_ALWAYS_INLINE size_t
+lp_pair_len(uint64_t delta, uint64_t count)
+{
+	return lp_varint_len(delta) + lp_varint_len(count);
+}
+
+static LP_ALWAYS_INLINE size_t
+lp_put_pair(uint8_t *p, uint64_t delta, uint64_t count)
+{
+	size_t		n = lp_varint_put_inline(p, delta);
+
+	n += lp_varint_put_inline(p + n, count);
+	/* the encoders reserve lp_pair_len bytes for what this writes */
+	LP_ASSERT(n == lp_pair_len(delta, count));
 	return n;
 }
 

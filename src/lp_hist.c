@@ -426,20 +426,15 @@ lp_hist_sorted(const lp_hist *h, lp_pair *out)
 
 	/*
 	 * the dense values come first and in order; the table's are all larger.
-	 * Zeros are skipped eight slots at a time (dense_cap is 0 or a power
-	 * of two >= LP_DENSE_MIN), and in a group that holds a count only its
-	 * counts are visited, by the bits of their mask: past its first few
-	 * hundred milliseconds a long-tailed route's array holds one or two
-	 * counts in a group of eight.
+	 * The array is taken eight slots at a time (dense_cap is 0 or a power
+	 * of two >= LP_DENSE_MIN), and only the counts of a group are visited,
+	 * by the bits of their mask: past its first few hundred milliseconds a
+	 * long-tailed route's array holds none, one or two in a group of eight.
 	 */
 	for (i = 0; i < h->dense_cap; i += 8)
 	{
-		uint64_t	w[4];
 		unsigned	m;
 
-		memcpy(w, &h->dense[i], sizeof(w));
-		if (!(w[0] | w[1] | w[2] | w[3]))
-			continue;
 		for (m = lp_nonzero8_32(&h->dense[i]); m; m &= m - 1)
 		{
 			uint32_t	j = i + lp_ctz32(m);
