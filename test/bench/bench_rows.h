@@ -90,4 +90,30 @@ bench_rows(const char *dist, long n, char **text, const char ***key, uint32_t **
 	return 1;
 }
 
+/*
+ * A state of the rows of part `part` of `parts`: runs of 4096 rows, every
+ * parts-th from run `part` on (as a parallel scan hands out blocks; part
+ * 0 of 1 is every row), added as logp95_agg's transition adds them.  Out
+ * of line, so that callgrind and perf name it.
+ */
+__attribute__((noinline)) static lp_state *
+bench_add(const char *const *key, const uint32_t *klen, const int64_t *ms, long n,
+		  int part, int parts)
+{
+	lp_state   *st = lp_state_create(&alloc);
+	long		start,
+				i;
+
+	for (start = (long) part * 4096; start < n; start += (long) parts * 4096)
+		for (i = start; i < n && i < start + 4096; i++)
+			if (lp_state_add_pipelined(st, key[i], klen[i], ms[i]) != LP_OK)
+			{
+				fprintf(stderr, "add failed at row %ld\n", i);
+				exit(1);
+			}
+	if (lp_state_flush(st) != LP_OK)
+		exit(1);
+	return st;
+}
+
 #endif							/* BENCH_ROWS_H */

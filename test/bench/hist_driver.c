@@ -15,24 +15,6 @@
  */
 #include "bench_rows.h"
 
-/* Add every row; out of line so that callgrind and perf name it. */
-__attribute__((noinline)) static lp_state *
-add_all(const char *const *key, const uint32_t *klen, const int64_t *ms, long n)
-{
-	lp_state   *st = lp_state_create(&alloc);
-	long		i;
-
-	for (i = 0; i < n; i++)
-		if (lp_state_add_pipelined(st, key[i], klen[i], ms[i]) != LP_OK)
-		{
-			fprintf(stderr, "add failed at row %ld\n", i);
-			exit(1);
-		}
-	if (lp_state_flush(st) != LP_OK)
-		exit(1);
-	return st;
-}
-
 /* Sort every route's pairs; a checksum of them. */
 __attribute__((noinline)) static uint64_t
 sort_all(const lp_state *st, uint64_t *pairs)
@@ -91,7 +73,7 @@ main(int argc, char **argv)
 		double		t0 = now_ns(),
 					t1,
 					t2;
-		lp_state   *st = add_all(key, klen, ms, n);
+		lp_state   *st = bench_add(key, klen, ms, n, 0, 1);
 
 		t1 = now_ns();
 		sum = sort_all(st, &pairs);
