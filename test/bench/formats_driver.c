@@ -265,7 +265,13 @@ caddy_of(const char *s, size_t n, long i, char *out, int minimal)
 	for (cl = 0; s[cl] != ' '; cl++)
 		;
 	rql = quoted(s, n, &p, &rq);
-	sscanf(s + p, "%d %ld", &status, &size);
+	{
+		/* not sscanf: glibc's takes strlen of s, every line after this one */
+		char	   *e;
+
+		status = (int) strtol(s + p, &e, 10);
+		size = strtol(e, NULL, 10);
+	}
 	refl = quoted(s, n, &p, &ref);
 	ual = quoted(s, n, &p, &ua);
 	rt = s + p + 1;
