@@ -52,3 +52,19 @@ FROM par_log, LATERAL (SELECT hashtext(line) AS n) h GROUP BY 1;
 ANALYZE par_states;
 EXPLAIN (COSTS OFF) SELECT logp95_merge(s) FROM par_states;
 SELECT (SELECT logp95_merge(s) FROM par_states)::text = (SELECT s FROM serial_state)::text AS merge_parallel_equals_serial;
+
+-- the leader takes part: its own state comes to the combine as an expanded
+-- state, kept encoded beside the workers' and summed when flattened
+SET parallel_leader_participation = on;
+SELECT (SELECT logp95_agg(line) FROM par_log)::text = (SELECT s FROM serial_state)::text AS leader_parallel_equals_serial;
+SELECT (SELECT logp95_merge(s) FROM par_states)::text = (SELECT s FROM serial_state)::text AS leader_merge_parallel_equals_serial;
+RESET parallel_leader_participation;
+SET max_parallel_workers_per_gather = 0;
+-- logp95_merge over more states than are kept encoded at once (8): the same sum
+SELECT (SELECT logp95_merge(s) FROM (SELECT s FROM par_states ORDER BY k) o)::text
+     = (SELECT s FROM serial_state)::text AS merge_many_equals_serial;
+-- as a window function the running state is flattened at every row: each
+-- row's state is the merge of the states up to it
+SELECT bool_and(w::text = (SELECT logp95_merge(s) FROM par_states p2 WHERE p2.k <= w1.k)::text)
+       AS window_merge_equals_prefix_merge
+FROM (SELECT k, logp95_merge(s) OVER (ORDER BY k) AS w FROM par_states WHERE k < 40) w1;

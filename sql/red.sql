@@ -205,6 +205,10 @@ SET min_parallel_table_scan_size = 0;
 SET parallel_leader_participation = off;
 SELECT (SELECT logp95_agg(line, 'combined', 'status')::text FROM red_log) = (SELECT s::text FROM red_serial) AS status_parallel_equals_serial,
        (SELECT logp95_agg(line, 'combined', 'method, ok_latency')::text FROM red_log) = (SELECT m::text FROM red_serial) AS method_parallel_equals_serial;
+-- with the leader's own state too (kept encoded beside the workers')
+SET parallel_leader_participation = on;
+SELECT (SELECT logp95_agg(line, 'combined', 'status')::text FROM red_log) = (SELECT s::text FROM red_serial) AS status_leader_parallel_equals_serial,
+       (SELECT logp95_agg(line, 'combined', 'method, ok_latency')::text FROM red_log) = (SELECT m::text FROM red_serial) AS method_leader_parallel_equals_serial;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;

@@ -24,7 +24,7 @@ logp95_running_state_new(FunctionCallInfo fcinfo)
 
 	ex = logp95_expanded_new(inagg ? aggcxt : CurrentMemoryContext, inagg);
 	if (!PG_ARGISNULL(0))
-		logp95_expanded_add(ex, PG_GETARG_DATUM(0));
+		logp95_expanded_add(ex, PG_GETARG_DATUM(0), false);
 	return ex;
 }
 

@@ -6,6 +6,7 @@
 #include "logp95.h"
 #include "logp95_expanded.h"
 #include "lp_codec.h"
+#include "lp_partial.h"
 #include "lp_state.h"
 
 static Size logp95_expanded_flat_size(ExpandedObjectHeader *eohptr);
@@ -34,7 +35,7 @@ logp95_expanded_flat_size(ExpandedObjectHeader *eohptr)
 		size_t		len;
 
 		logp95_check(lp_state_flush(ex->st));
-		logp95_check(lp_encode(ex->st, &ex->flat_alloc, VARHDRSZ, MaxAllocSize, &buf, &len));
+		logp95_check(lp_state_encode_any(ex->st, &ex->flat_alloc, VARHDRSZ, MaxAllocSize, &buf, &len));
 		SET_VARSIZE(buf, VARHDRSZ + len);
 		ex->flat = (bytea *) buf;
 	}
@@ -143,7 +144,7 @@ logp95_expanded_of(Datum d)
 
 /* See logp95_expanded.h. */
 void
-logp95_expanded_add(Logp95Expanded *ex, Datum d)
+logp95_expanded_add(Logp95Expanded *ex, Datum d, bool defer)
 {
 	Logp95Expanded *src = logp95_expanded_of(d);
 	bytea	   *flat;
@@ -151,20 +152,36 @@ logp95_expanded_add(Logp95Expanded *ex, Datum d)
 	logp95_check(lp_state_flush(ex->st));
 	if (src != NULL && src != ex)
 	{
-		/* a running state of logp95_agg may hold a pending row */
+		/*
+		 * a running state of logp95_agg may hold a pending row; a combined
+		 * one, encodings it deferred.  With `defer` (the leader's own
+		 * partial state comes so) it is encoded and kept with the others
+		 * (lp_state_defer_state), else merged (what src deferred decoded
+		 * into ours, ours left deferred).
+		 */
 		logp95_check(lp_state_flush(src->st));
-		logp95_check(lp_state_merge(ex->st, src->st));
+		if (defer)
+			logp95_check(lp_state_defer_state(ex->st, src->st));
+		else
+			logp95_check(lp_state_merge_any(ex->st, src->st));
 	}
 	else
 	{
 		/*
-		 * a flat (maybe toasted) value, decoded straight into the state (the
-		 * partial states of parallel workers and Citus workers come so), or
-		 * the state merged into itself
+		 * a flat (maybe toasted) value: the partial states of parallel
+		 * workers and Citus workers come so, or the state merged into
+		 * itself.  Checked now; decoded straight into the state, or when
+		 * `defer`, copied and kept encoded until the state is flattened,
+		 * which then adds them up in one walk over the encodings
+		 * (lp_partial.h: at most LP_DEFER_MAX, then decoded).
 		 */
 		flat = DatumGetByteaPP(d);
-		logp95_check(lp_decode_into(ex->st, (const uint8 *) VARDATA_ANY(flat),
-									VARSIZE_ANY_EXHDR(flat)));
+		if (defer)
+			logp95_check(lp_state_defer_copy(ex->st, (const uint8 *) VARDATA_ANY(flat),
+											 VARSIZE_ANY_EXHDR(flat)));
+		else
+			logp95_check(lp_decode_into(ex->st, (const uint8 *) VARDATA_ANY(flat),
+										VARSIZE_ANY_EXHDR(flat)));
 	}
 	logp95_expanded_drop_flat(ex);
 }

@@ -76,8 +76,13 @@ extern void logp95_expanded_drop_flat(Logp95Expanded *ex);
 /* The expanded logp95_state behind datum `d`, or NULL when `d` is flat. */
 extern Logp95Expanded *logp95_expanded_of(Datum d);
 
-/* Add every route and count of logp95_state datum `d` (flat or expanded) into `ex`. */
-extern void logp95_expanded_add(Logp95Expanded *ex, Datum d);
+/*
+ * Add every route and count of logp95_state datum `d` (flat or expanded)
+ * into `ex`.  A flat one is checked, then decoded, or with `defer` kept
+ * encoded in `ex` until it is flattened (lp_partial.h): for a state that is
+ * only added to and then flattened, the combine of an aggregate.
+ */
+extern void logp95_expanded_add(Logp95Expanded *ex, Datum d, bool defer);
 
 /*
  * The aggregate's own running state behind datum `d`, or NULL: the per-row

@@ -28,7 +28,17 @@ logp95_merge_combine(PG_FUNCTION_ARGS)
 	Datum		state = PG_GETARG_DATUM(0);
 	MemoryContext aggcxt;
 	Logp95Expanded *ex = NULL;
-	bool		inagg = AggCheckCallContext(fcinfo, &aggcxt) != 0;
+	int			how = AggCheckCallContext(fcinfo, &aggcxt);
+	bool		inagg = how != 0;
+
+	/*
+	 * In a plain aggregate (the leader's combine of a parallel query's
+	 * partial states, logp95_merge over a column) the state is only added
+	 * to, then flattened once: the flat states that come are kept encoded
+	 * and added up in one walk when it is flattened (lp_partial.h).  Not in
+	 * a window, whose frames flatten the state at every row.
+	 */
+	bool		defer = how == AGG_CONTEXT_AGGREGATE;
 
 	/* the aggregate's own running state, as logp95_agg's transitions test it */
 	if (inagg)
@@ -37,9 +47,9 @@ logp95_merge_combine(PG_FUNCTION_ARGS)
 	{
 		/* first row (the flat INITCOND), or not called as an aggregate */
 		ex = logp95_expanded_new(inagg ? aggcxt : CurrentMemoryContext, inagg);
-		logp95_expanded_add(ex, state);
+		logp95_expanded_add(ex, state, false);
 	}
-	logp95_expanded_add(ex, PG_GETARG_DATUM(1));
+	logp95_expanded_add(ex, PG_GETARG_DATUM(1), defer);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&ex->hdr));
 }
 

@@ -474,3 +474,419 @@ lp_encoded_subtract(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen
 	return lp_encoded_combine(a, alen, b, blen, -1, alloc, reserve, max_len,
 							  out, outlen, misfit, misfit_len);
 }
+
+/* ---------- the sum of several checked encodings in one walk ---------- */
+
+/* A route's requests: the sum of its pairs' counts (version 1 routes read without checks). */
+static uint64_t
+lp_view_total(const lp_route_view *rv)
+{
+	lp_pair_iter it;
+	int64_t		x;
+	uint64_t	c,
+				total = 0;
+
+	lp_pairs_begin(rv, &it);
+	while (lp_pairs_next(&it, &x, &c))
+		total += c;				/* a checked route's counts add up to at most INT64_MAX */
+	return total;
+}
+
+/* The status counts of input route view rv, version 1's as unknown responses. */
+static void
+lp_view_red(const lp_route_view *rv, uint64_t total, lp_red *rd)
+{
+	if (rv->has_red)
+	{
+		*rd = rv->red;
+		return;
+	}
+	memset(rd, 0, sizeof(*rd));
+	rd->cls[LP_CLASS_UNKNOWN] = total;
+}
+
+/* Scratch room for the pairs of one route while it is summed (lp_sum_route). */
+typedef struct lp_sum_buf
+{
+	const lp_allocator *alloc;
+	lp_pair    *p[3];			/* the sum so far, an input, the next sum */
+	size_t		cap;			/* pairs each one holds */
+} lp_sum_buf;
+
+/* Room for n pairs in each buffer; LP_ENOMEM. */
+static int
+lp_sum_room(lp_sum_buf *b, size_t n)
+{
+	int			i;
+
+	if (b->cap && n <= b->cap)
+		return LP_OK;			/* (none yet even for none: memcpy wants a pointer) */
+	if (n > SIZE_MAX / 2 / sizeof(lp_pair))
+		return LP_ENOMEM;
+	n = n < 1024 ? 1024 : n + n / 2;
+	for (i = 0; i < 3; i++)
+	{
+		if (b->p[i])
+			b->alloc->free(b->alloc->ctx, b->p[i]);
+		b->p[i] = b->alloc->alloc(b->alloc->ctx, n * sizeof(lp_pair));
+	}
+	b->cap = (b->p[0] && b->p[1] && b->p[2]) ? n : 0;
+	return b->cap ? LP_OK : LP_ENOMEM;
+}
+
+/*
+ * The pairs of a checked route view into out (rv->npairs of them); the sum
+ * of their counts.  Four pairs of one-byte varints (most of a route's) are
+ * read from one word.
+ */
+static uint64_t
+lp_sum_decode(const lp_route_view *rv, lp_pair *out, uint32_t *steps)
+{
+	const uint8_t *p = rv->pairs;
+	const uint8_t *end = p + rv->pairs_len;
+	uint64_t	left = rv->npairs,
+				total = 0,
+				d,
+				c;
+	int64_t		x = 0;			/* the first delta is the value itself */
+
+	while (left)
+	{
+		LP_CHECK_INTERRUPTS(*steps);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (left >= 4 && end - p >= 8)
+		{
+			uint64_t	w;
+
+			memcpy(&w, p, 8);
+			if ((w & UINT64_C(0x8080808080808080)) == 0)
+			{
+				int			b;
+
+				for (b = 0; b < 4; b++, w >>= 16)
+				{
+					x += (int64_t) (w & 0x7f);
+					out->value = x;
+					out->count = (w >> 8) & 0x7f;
+					total += out->count;
+					out++;
+				}
+				p += 8;
+				left -= 4;
+				continue;
+			}
+		}
+#endif
+		p += lp_varint_get_fast(p, end, &d);
+		p += lp_varint_get_fast(p, end, &c);
+		x += (int64_t) d;
+		out->value = x;
+		out->count = c;
+		total += c;				/* a checked route's counts add up to at most INT64_MAX */
+		out++;
+		left--;
+	}
+	return total;
+}
+
+/*
+ * Merge two runs of pairs in ascending order of value into out, the counts
+ * of a value in both added; their number, or 0 with *overflow set when such
+ * a count passes INT64_MAX.
+ */
+static size_t
+lp_sum_merge(const lp_pair *a, size_t na, const lp_pair *b, size_t nb, lp_pair *out,
+			 int *overflow, uint32_t *steps)
+{
+	size_t		i = 0,
+				j = 0,
+				n = 0;
+
+	while (i < na && j < nb)
+	{
+		LP_CHECK_INTERRUPTS(*steps);
+		if (a[i].value < b[j].value)
+			out[n++] = a[i++];
+		else if (b[j].value < a[i].value)
+			out[n++] = b[j++];
+		else
+		{
+			if (a[i].count > (uint64_t) INT64_MAX - b[j].count)
+			{
+				*overflow = 1;
+				return 0;
+			}
+			out[n].value = a[i].value;
+			out[n++].count = a[i++].count + b[j++].count;
+		}
+	}
+	memcpy(out + n, a + i, (na - i) * sizeof(lp_pair));
+	n += na - i;
+	memcpy(out + n, b + j, (nb - j) * sizeof(lp_pair));
+	return n + nb - j;
+}
+
+/* Append pair (value, count) to a route being summed, whose counts so far add up to *total. */
+static LP_ALWAYS_INLINE int
+lp_sum_put(lp_out *o, int64_t value, uint64_t count, int64_t *prev, uint64_t *total)
+{
+	if (count > (uint64_t) INT64_MAX - *total)
+		return LP_EOVERFLOW;
+	*total += count;
+	if (o->cap - o->len < LP_VARINT_MAX * 2 &&
+		o->cap - o->len < lp_pair_len((uint64_t) (value - *prev), count))
+		return LP_ETOOBIG;
+	o->len += lp_put_pair(o->buf + o->len, (uint64_t) (value - *prev), count);
+	*prev = value;
+	return LP_OK;
+}
+
+/*
+ * The route that the inputs in `same` (a bit an input of v[]) all have: the
+ * pairs of each decoded and merged into the sum of those before it, the
+ * counts of equal values added; the last merge writes the route's pairs.
+ */
+static int
+lp_sum_route(lp_out *o, const lp_route_view *v, unsigned same, int red, lp_sum_buf *b,
+			 uint64_t *nroutes, int *says, uint32_t *steps)
+{
+	uint64_t	tot[LP_SUM_MAX];
+	const lp_route_view *k = &v[lp_ctz32(same)];
+	const lp_pair *x,
+			   *y;
+	unsigned	l;
+	size_t		n = 0,
+				nx,
+				ny,
+				all = 0,
+				start = o->len,
+				at = 0,
+				i = 0,
+				j = 0;
+	uint64_t	total = 0;
+	int64_t		prev = 0;
+	int			overflow = 0,
+				rc;
+
+	for (l = same; l; l &= l - 1)
+		all += v[lp_ctz32(l)].npairs;
+	if ((rc = lp_sum_room(b, all)) != LP_OK ||
+		(rc = lp_route_begin(o, k->key, k->keylen, &at)) != LP_OK)
+		return rc;
+	/* every input but the last merged into b->p[0] */
+	for (l = same; l & (l - 1); l &= l - 1)
+	{
+		int			q = lp_ctz32(l);
+		lp_pair    *t;
+
+		if (l == same)
+		{
+			tot[q] = lp_sum_decode(&v[q], b->p[0], steps);
+			n = v[q].npairs;
+			continue;
+		}
+		tot[q] = lp_sum_decode(&v[q], b->p[1], steps);
+		n = lp_sum_merge(b->p[0], n, b->p[1], v[q].npairs, b->p[2], &overflow, steps);
+		if (overflow)
+			return LP_EOVERFLOW;
+		t = b->p[0];
+		b->p[0] = b->p[2];
+		b->p[2] = t;
+	}
+	/* and the last one merged with it into the output */
+	tot[lp_ctz32(l)] = lp_sum_decode(&v[lp_ctz32(l)], b->p[1], steps);
+	x = b->p[0];
+	nx = n;
+	y = b->p[1];
+	ny = v[lp_ctz32(l)].npairs;
+	n = 0;
+	while (i < nx && j < ny && rc == LP_OK)
+	{
+		LP_CHECK_INTERRUPTS(*steps);
+		if (x[i].value < y[j].value)
+			rc = lp_sum_put(o, x[i].value, x[i].count, &prev, &total), i++;
+		else if (y[j].value < x[i].value)
+			rc = lp_sum_put(o, y[j].value, y[j].count, &prev, &total), j++;
+		else
+		{
+			if (x[i].count > (uint64_t) INT64_MAX - y[j].count)
+				return LP_EOVERFLOW;
+			rc = lp_sum_put(o, x[i].value, x[i].count + y[j].count, &prev, &total), i++, j++;
+		}
+		n++;
+	}
+	for (; i < nx && rc == LP_OK; i++, n++)
+	{
+		LP_CHECK_INTERRUPTS(*steps);
+		rc = lp_sum_put(o, x[i].value, x[i].count, &prev, &total);
+	}
+	for (; j < ny && rc == LP_OK; j++, n++)
+	{
+		LP_CHECK_INTERRUPTS(*steps);
+		rc = lp_sum_put(o, y[j].value, y[j].count, &prev, &total);
+	}
+	if (rc != LP_OK)
+		return rc;
+	if (!red)
+		return lp_route_end(o, start, at, n, NULL, nroutes, says);
+	{
+		lp_red		rd,
+					add;
+
+		memset(&rd, 0, sizeof(rd));
+		for (l = same; l; l &= l - 1)
+		{
+			int			q = lp_ctz32(l);
+
+			lp_view_red(&v[q], tot[q], &add);
+			if ((rc = lp_red_add(&rd, &add)) != LP_OK)
+				return rc;
+		}
+		return lp_route_end(o, start, at, n, &rd, nroutes, says);
+	}
+}
+
+/* See lp_arith.h. */
+int
+lp_encoded_sum(const uint8_t *const *in, const size_t *inlen, int n,
+			   const lp_allocator *alloc, size_t reserve, size_t max_len,
+			   uint8_t **out, size_t *outlen)
+{
+	lp_reader	r[LP_SUM_MAX];
+	lp_route_view v[LP_SUM_MAX];
+	unsigned	live = 0,
+				sopts = 0;
+	uint64_t	malformed = 0,
+				nroutes = 0,
+				more = LP_VARINT_MAX,
+				hv[1];
+	size_t		bound = LP_HEAD_ROOM + LP_ROUTE_ROOM,
+				head;
+	int			red = 0,
+				says = 0,
+				none_yet = 1,	/* every input so far empty */
+				rc = LP_OK,
+				i;
+	uint32_t	steps = 0;
+	lp_out		o;
+	lp_sum_buf	buf;
+
+	if (n < 1 || n > LP_SUM_MAX)
+		return LP_EINTERNAL;
+	memset(&buf, 0, sizeof(buf));
+	buf.alloc = alloc;
+	for (i = 0; i < n; i++)
+	{
+		int			empty;
+
+		if (lp_reader_init(&r[i], in[i], inlen[i]) != LP_OK)
+			return LP_ECORRUPT;
+		empty = r[i].nroutes == 0 && r[i].malformed == 0;
+		/* the options, input by input as lp_state_join_options takes them */
+		if (r[i].sopts != sopts)
+		{
+			if (none_yet)
+				sopts = r[i].sopts;
+			else if (!empty)
+				return LP_EOPTIONS;
+		}
+		none_yet &= empty;
+		if (r[i].malformed > (uint64_t) INT64_MAX - malformed)
+			return LP_EMALFORMED_OVERFLOW;
+		malformed += r[i].malformed;
+		red |= r[i].version == LP_CODEC_VERSION_RED;
+		/* status counts for a version 1 route, should the result be version 2 */
+		if (r[i].version == LP_CODEC_VERSION)
+			more += r[i].nroutes * (7 * LP_VARINT_MAX);
+		bound = inlen[i] > SIZE_MAX - bound ? SIZE_MAX : bound + inlen[i];
+	}
+	/* the bound of lp_encoded_combine's, for n inputs: a sum is never longer than its parts */
+	if (red)
+		bound = more > SIZE_MAX - bound ? SIZE_MAX : bound + more;
+	if (reserve > max_len)
+		return LP_ETOOBIG;
+	if (bound > max_len - reserve)
+		bound = max_len - reserve;
+	o.buf = alloc->alloc(alloc->ctx, reserve + bound);
+	if (o.buf == NULL)
+		return LP_ENOMEM;
+	o.buf += reserve;
+	o.cap = bound;
+	o.len = 0;
+
+	if (o.cap < 1)
+		rc = LP_ETOOBIG;
+	else
+		o.buf[o.len++] = red ? LP_CODEC_VERSION_RED : LP_CODEC_VERSION;
+	if (rc == LP_OK && red)
+		rc = lp_out_varint(&o, sopts);
+	if (rc == LP_OK)
+		rc = lp_out_varint(&o, malformed);
+	head = o.len;
+	if (rc == LP_OK)
+		rc = lp_out_room(&o, LP_HEAD_ROOM);
+
+	for (i = 0; rc == LP_OK && i < n; i++)
+		if (lp_reader_next_trusted(&r[i], &v[i]) == 1)
+			live |= 1u << i;
+	while (rc == LP_OK && live)
+	{
+		const lp_route_view *m = &v[lp_ctz32(live)];
+		unsigned	same = live & (0u - live),
+					l;
+
+		LP_CHECK_INTERRUPTS(steps);
+		/* the lowest key of the inputs' next routes, and which have it */
+		for (l = live & (live - 1); l; l &= l - 1)
+		{
+			int			j = lp_ctz32(l);
+			int			c = lp_key_cmp(v[j].key, v[j].keylen, m->key, m->keylen);
+
+			if (c < 0)
+			{
+				m = &v[j];
+				same = 1u << j;
+			}
+			else if (c == 0)
+				same |= 1u << j;
+		}
+		if (!(same & (same - 1)))
+		{
+			/* a route of one input: its bytes as they are */
+			lp_route_view one = *m;
+
+			if (red && !one.has_red)
+				lp_view_red(&one, lp_view_total(&one), &one.red);
+			rc = lp_route_copy(&o, &one, red, &nroutes, &says);
+		}
+		else
+			rc = lp_sum_route(&o, v, same, red, &buf, &nroutes, &says, &steps);
+		for (l = same; rc == LP_OK && l; l &= l - 1)
+		{
+			int			j = lp_ctz32(l);
+			int			h = lp_reader_next_trusted(&r[j], &v[j]);
+
+			if (h < 0)
+				rc = LP_ECORRUPT;
+			else if (h == 0)
+				live &= ~(1u << j);
+		}
+	}
+
+	for (i = 0; i < 3; i++)
+		if (buf.p[i])
+			alloc->free(alloc->ctx, buf.p[i]);
+	if (rc == LP_OK)
+	{
+		hv[0] = nroutes;
+		lp_out_fill(&o, head, LP_HEAD_ROOM, hv, 1);
+		/* canonical: version 1 when version 2 has nothing more to say */
+		if (red && sopts == 0 && !says)
+			o.len = lp_strip_red(o.buf, o.len);
+		*out = o.buf - reserve;
+		*outlen = o.len;
+		return LP_OK;
+	}
+	alloc->free(alloc->ctx, o.buf - reserve);
+	return rc;
+}

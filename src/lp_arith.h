@@ -36,4 +36,20 @@ extern int	lp_encoded_subtract(const uint8_t *a, size_t alen,
 								size_t max_len, uint8_t **out, size_t *outlen,
 								const char **misfit, size_t *misfit_len);
 
+/* The most encodings lp_encoded_sum adds in one walk. */
+#define LP_SUM_MAX 16
+
+/*
+ * in[0] + ... + in[n - 1] (1 <= n <= LP_SUM_MAX) of encodings lp_validate
+ * accepted (not checked again: a parallel query's partial states, checked
+ * when they arrived), in one walk over all of them: the bytes lp_encode
+ * writes for the state they decode into one after the other, in that
+ * order (the options taken as lp_state_join_options takes them: LP_EOPTIONS
+ * for two non-empty ones that differ).  LP_EOVERFLOW and
+ * LP_EMALFORMED_OVERFLOW as lp_encoded_add; LP_EINTERNAL for n out of range.
+ */
+extern int	lp_encoded_sum(const uint8_t *const *in, const size_t *inlen, int n,
+						   const lp_allocator *alloc, size_t reserve,
+						   size_t max_len, uint8_t **out, size_t *outlen);
+
 #endif							/* LP_ARITH_H */

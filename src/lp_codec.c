@@ -274,6 +274,13 @@ lp_reader_next(lp_reader *r, lp_route_view *rv)
 }
 
 /* See lp_codec.h. */
+int
+lp_reader_next_trusted(lp_reader *r, lp_route_view *rv)
+{
+	return lp_reader_next_route(r, rv, 0);
+}
+
+/* See lp_codec.h. */
 void
 lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it)
 {

@@ -98,6 +98,13 @@ extern int	lp_reader_init(lp_reader *r, const uint8_t *buf, size_t len);
  */
 extern int	lp_reader_next(lp_reader *r, lp_route_view *rv);
 
+/*
+ * lp_reader_next for an encoding lp_validate accepted: no check but the
+ * lengths (a walk never leaves the buffer), every route (r->all is not
+ * read), and for version 1 rv->total and rv->red are not set (0).
+ */
+extern int	lp_reader_next_trusted(lp_reader *r, lp_route_view *rv);
+
 /* Start walking the pairs of a route view returned by lp_reader_next. */
 extern void lp_pairs_begin(const lp_route_view *rv, lp_pair_iter *it);
 

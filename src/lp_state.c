@@ -79,8 +79,13 @@ lp_state_free(lp_state *st)
 	st->alloc.free(st->alloc.ctx, st->routes);
 	if (st->red)
 		st->alloc.free(st->alloc.ctx, st->red);
-	if (st->deferred)
+	while (st->deferred)
+	{
+		struct lp_deferred *next = st->deferred->next;
+
 		st->alloc.free(st->alloc.ctx, st->deferred);
+		st->deferred = next;
+	}
 	b = st->blocks;
 	while (b)
 	{

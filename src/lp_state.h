@@ -85,6 +85,17 @@ typedef struct lp_pend
  */
 #define LP_PEND_ROWS	8
 
+/*
+ * The link of lp_partial.c's chain of deferred encodings: each one is a
+ * block of the state's allocator that starts with this (lp_partial.c
+ * defines the rest and is the only one to read it); lp_state_free gives
+ * the chain back.
+ */
+struct lp_deferred
+{
+	struct lp_deferred *next;	/* the one deferred before it, or NULL */
+};
+
 /* The whole aggregate state. */
 typedef struct lp_state
 {
@@ -98,10 +109,9 @@ typedef struct lp_state
 	uint32_t	pend_next;		/* where the next one goes, mod LP_PEND_ROWS */
 	lp_pend		pend[LP_PEND_ROWS]; /* the rows not added yet: pend_next - npend
 									 * .. pend_next - 1, mod LP_PEND_ROWS */
-	struct lp_deferred *deferred;	/* owned by lp_partial.c (the state never
-									 * looks inside): an encoding that is part
-									 * of the state but not decoded yet, or
-									 * NULL; one block of alloc */
+	struct lp_deferred *deferred;	/* owned by lp_partial.c: the encodings
+									 * that are part of the state but not
+									 * decoded yet, newest first, or NULL */
 	int			status;			/* 1: every route has status counts (red) */
 	unsigned	sopts;			/* LP_SOPT_* recorded (only with status) */
 	lp_red	   *red;			/* the routes' status counts, by lp_route.red */

@@ -160,6 +160,41 @@ fuzz_decode(const uint8_t *buf, size_t len)
 	FUZZ_ASSERT(lp_state_defer(def, buf, len) == (valid ? LP_OK : LP_ECORRUPT));
 	FUZZ_ASSERT(lp_state_merge_any(dst, def) == LP_OK);
 	fuzz_check_decoded(dst, buf, len, valid);
+
+	/*
+	 * a valid state deferred twice (a copy and in place) and encoded by the
+	 * sum of encodings: the bytes, or the error, of decoding it twice
+	 */
+	if (valid)
+	{
+		lp_state   *twice = lp_state_create(&fuzz_allocator);
+		lp_state   *held = lp_state_create(&fuzz_allocator);
+		uint8_t    *a = NULL,
+				   *b = NULL;
+		size_t		al = 0,
+					bl = 0;
+		int			ra,
+					rb;
+
+		FUZZ_ASSERT(twice != NULL && held != NULL);
+		ra = lp_decode_into(twice, buf, len);
+		if (ra == LP_OK)
+			ra = lp_decode_into(twice, buf, len);
+		if (ra == LP_OK)
+			ra = lp_encode(twice, &fuzz_allocator, 0, SIZE_MAX / 4, &a, &al);
+		FUZZ_ASSERT(lp_state_defer_copy(held, buf, len) == LP_OK);
+		FUZZ_ASSERT(lp_state_defer(held, buf, len) == LP_OK);
+		rb = lp_state_encode_any(held, &fuzz_allocator, 0, SIZE_MAX / 4, &b, &bl);
+		FUZZ_ASSERT(ra == rb);
+		if (ra == LP_OK)
+			FUZZ_ASSERT(al == bl && memcmp(a, b, al) == 0);
+		if (a)
+			fuzz_allocator.free(fuzz_allocator.ctx, a);
+		if (b)
+			fuzz_allocator.free(fuzz_allocator.ctx, b);
+		lp_state_free(twice);
+		lp_state_free(held);
+	}
 	lp_state_free(st);
 	lp_state_free(def);
 	lp_state_free(dst);
