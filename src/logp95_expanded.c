@@ -114,6 +114,7 @@ logp95_expanded_new(MemoryContext parent, bool agg_owned)
 	ex->flat = NULL;
 	ex->flat_alloc = logp95_allocator(cxt);
 	ex->agg_owned = agg_owned;
+	ex->nadds = 0;
 	return ex;
 }
 
@@ -150,6 +151,16 @@ logp95_expanded_add(Logp95Expanded *ex, Datum d, bool defer)
 	bytea	   *flat;
 
 	logp95_check(lp_state_flush(ex->st));
+	if (defer && ++ex->nadds > LP_DEFER_MAX)
+	{
+		/*
+		 * many states: summing a few small encodings with a large one at
+		 * the end would cost more than decoding them, so decode them now
+		 * and decode from here on
+		 */
+		logp95_check(lp_state_materialize(ex->st));
+		defer = false;
+	}
 	if (src != NULL && src != ex)
 	{
 		/*
@@ -173,7 +184,7 @@ logp95_expanded_add(Logp95Expanded *ex, Datum d, bool defer)
 		 * itself.  Checked now; decoded straight into the state, or when
 		 * `defer`, copied and kept encoded until the state is flattened,
 		 * which then adds them up in one walk over the encodings
-		 * (lp_partial.h: at most LP_DEFER_MAX, then decoded).
+		 * (lp_partial.h).
 		 */
 		flat = DatumGetByteaPP(d);
 		if (defer)

@@ -51,6 +51,8 @@ typedef struct Logp95Expanded
 								 * in its aggregate context's shared
 								 * context: the aggregate's own running
 								 * state */
+	int			nadds;			/* states added with `defer` so far (see
+								 * logp95_expanded_add) */
 } Logp95Expanded;
 
 /*
@@ -78,9 +80,11 @@ extern Logp95Expanded *logp95_expanded_of(Datum d);
 
 /*
  * Add every route and count of logp95_state datum `d` (flat or expanded)
- * into `ex`.  A flat one is checked, then decoded, or with `defer` kept
- * encoded in `ex` until it is flattened (lp_partial.h): for a state that is
- * only added to and then flattened, the combine of an aggregate.
+ * into `ex`.  A flat one is checked, then decoded; with `defer` (a state
+ * that is only added to, then flattened: the combine of an aggregate) the
+ * first LP_DEFER_MAX states added are kept encoded in `ex` and summed when
+ * it is flattened (lp_partial.h), while a state that gets more (a merge of
+ * many rollup states) has them decoded then and decodes every later one.
  */
 extern void logp95_expanded_add(Logp95Expanded *ex, Datum d, bool defer);
 
