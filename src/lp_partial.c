@@ -55,11 +55,22 @@ lp_defer(lp_state *st, const uint8_t *buf, size_t len, int copy)
 {
 	const lp_deferred_enc *e[LP_DEFER_MAX];
 	lp_deferred_enc *d;
+	lp_reader	r;
 	size_t		bytes;
 	int			rc;
 
-	if (lp_validate(buf, len) != LP_OK)
+	if (lp_validate(buf, len) != LP_OK || lp_reader_init(&r, buf, len) != LP_OK)
 		return LP_ECORRUPT;
+	/*
+	 * an empty state is decoded (it only brings its options, which give
+	 * way to any that come after it); another one's options are joined now,
+	 * so that states counted with different ones are refused when they
+	 * meet, as decoding refuses them
+	 */
+	if (r.nroutes == 0 && r.malformed == 0)
+		return lp_decode_trusted(st, buf, len);
+	if ((rc = lp_state_join_options(st, r.sopts, 0)) != LP_OK)
+		return rc;
 	if ((lp_deferred_list(st, e, &bytes) == LP_DEFER_MAX || len > lp_defer_budget - bytes) &&
 		(rc = lp_state_materialize(st)) != LP_OK)
 		return rc;
@@ -108,6 +119,11 @@ lp_state_defer_state(lp_state *dst, lp_state *src)
 	int			rc;
 
 	LP_ASSERT(src != dst);
+	/* as lp_defer: an empty state merged, another one's options joined now */
+	if (lp_state_empty(src))
+		return lp_state_merge_any(dst, src);
+	if ((rc = lp_state_join_options(dst, src->sopts, 0)) != LP_OK)
+		return rc;
 	if (lp_deferred_list(dst, e, NULL) == LP_DEFER_MAX &&
 		(rc = lp_state_materialize(dst)) != LP_OK)
 		return rc;
@@ -156,7 +172,14 @@ lp_state_merge_any(lp_state *dst, const lp_state *src)
 	int			n = lp_deferred_list(src, e, NULL);
 	int			rc;
 
-	/* dst's own deferred encodings stay as they are: a sum does not care */
+	LP_ASSERT(src != dst);
+	/*
+	 * the options joined while dst's deferred encodings count as part of it
+	 * (detached, dst could look empty and take src's); they then stay as
+	 * they are: a sum does not care
+	 */
+	if (!lp_state_empty(src) && (rc = lp_state_join_options(dst, src->sopts, 0)) != LP_OK)
+		return rc;
 	dst->deferred = NULL;
 	rc = lp_state_merge(dst, src);
 	if (rc == LP_OK)

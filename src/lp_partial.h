@@ -18,7 +18,10 @@
  * decoding them into its hash tables only to encode those again.
  *
  * lp_state_defer checks `buf` like lp_decode_into and makes it part of the
- * state without decoding it (the caller keeps `buf` alive as long as `st`);
+ * state without decoding it (the caller keeps `buf` alive as long as `st`),
+ * joining its options at once (LP_EOPTIONS as decoding gives it; an empty
+ * state is simply decoded); a count past INT64_MAX is found only when the
+ * state is encoded or materialized;
  * lp_state_defer_copy does the same with a copy of `buf` the state owns;
  * lp_state_defer_state with the encoding of another state;
  * lp_state_merge_any merges any state into `dst`, decoding the encodings

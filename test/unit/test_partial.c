@@ -194,24 +194,37 @@ sum_case(const char *what, lp_state *const *part, int k)
 		CHECK_SAME_ENC(any, la, ref, lr, "%s: lp_state_encode_any == decoded one by one", what);
 		g_alloc.free(g_alloc.ctx, any);
 
-		/* unchanged by encoding; merged into an empty state, whose own deferred stay */
+		/*
+		 * merged into a state that defers the first part once more, whose
+		 * deferred encoding stays: the first part twice and the others
+		 */
 		{
 			lp_state   *into = lp_state_create(&g_alloc);
-			uint8_t    *e1;
-			size_t		l1;
+			lp_state   *twice = lp_state_create(&g_alloc);
+			uint8_t    *e1,
+					   *e2;
+			size_t		l1,
+						l2;
+			int			r2 = lp_decode_into(twice, enc[0], len[0]);
 
-			rc = lp_state_defer_copy(into, (const uint8_t *) "\x01\x00\x00", 3);
+			for (i = 0; i < k && r2 == LP_OK; i++)
+				r2 = lp_decode_into(twice, enc[i], len[i]);
+			rc = lp_state_defer_copy(into, enc[0], len[0]);
 			if (rc == LP_OK)
 				rc = lp_state_merge_any(into, hold);
-			CHECK(rc == LP_OK, "%s: merge_any of the deferring state returned %d", what, rc);
-			CHECK(into->deferred != NULL, "%s: merge_any leaves dst's deferred encodings", what);
+			CHECK(rc == r2, "%s: merge_any of the deferring state returned %d, decoding %d", what, rc, r2);
+			CHECK(rc != LP_OK || lp_state_empty(part[0]) || len[0] > lp_defer_budget || into->deferred != NULL,
+				  "%s: merge_any leaves dst's deferred encodings", what);
 			if (rc == LP_OK && CHECK(lp_state_materialize(into) == LP_OK, "%s: materialize", what))
 			{
 				e1 = encode(into, &l1);
-				CHECK_SAME_ENC(e1, l1, ref, lr, "%s: merged and materialized == decoded one by one", what);
+				e2 = encode(twice, &l2);
+				CHECK_SAME_ENC(e1, l1, e2, l2, "%s: merged and materialized == decoded one by one", what);
 				g_alloc.free(g_alloc.ctx, e1);
+				g_alloc.free(g_alloc.ctx, e2);
 			}
 			lp_state_free(into);
+			lp_state_free(twice);
 		}
 	}
 	for (i = 0; i < k; i++)
@@ -311,6 +324,37 @@ test_state_deferred_sums(void)
 		sum_case("options differ, swapped", swap, 2);
 		sum_case("an empty state's options give way", e1, 2);
 		sum_case("an empty state's options give way, after", e2, 2);
+	}
+	/*
+	 * options are joined when a state is deferred, as when it is decoded:
+	 * refused at once, also between two states that only hold deferred ones
+	 */
+	{
+		lp_state   *x = lp_state_create(&g_alloc);
+		lp_state   *y = lp_state_create(&g_alloc);
+		uint8_t    *e0,
+				   *e1,
+				   *e2;
+		size_t		l0,
+					l1,
+					l2;
+
+		e0 = encode(part[0], &l0);
+		e1 = encode(part[1], &l1);
+		e2 = encode(part[2], &l2);
+		CHECK(lp_state_defer_copy(x, e2, l2) == LP_OK && x->deferred == NULL,
+			  "sum: an empty state is decoded, not deferred");
+		CHECK(lp_state_defer_copy(x, e0, l0) == LP_OK && x->deferred != NULL, "sum: defer a state");
+		CHECK_EQ_I(lp_state_defer_copy(x, e1, l1), LP_EOPTIONS, "sum: other options refused when deferred");
+		CHECK(lp_state_defer_copy(y, e1, l1) == LP_OK, "sum: defer the other");
+		CHECK_EQ_I(lp_state_merge_any(x, y), LP_EOPTIONS,
+				   "sum: merge_any of deferring states with other options refused");
+		CHECK_EQ_I(lp_state_defer_state(x, part[1]), LP_EOPTIONS, "sum: defer_state with other options refused");
+		g_alloc.free(g_alloc.ctx, e0);
+		g_alloc.free(g_alloc.ctx, e1);
+		g_alloc.free(g_alloc.ctx, e2);
+		lp_state_free(x);
+		lp_state_free(y);
 	}
 	for (i = 0; i < 3; i++)
 		lp_state_free(part[i]);
