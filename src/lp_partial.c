@@ -71,7 +71,8 @@ lp_defer(lp_state *st, const uint8_t *buf, size_t len, int copy)
 		return lp_decode_trusted(st, buf, len);
 	if ((rc = lp_state_join_options(st, r.sopts, 0)) != LP_OK)
 		return rc;
-	if ((lp_deferred_list(st, e, &bytes) == LP_DEFER_MAX || len > lp_defer_budget - bytes) &&
+	if ((lp_deferred_list(st, e, &bytes) == LP_DEFER_MAX || len > lp_defer_budget ||
+		 bytes > lp_defer_budget - len) &&
 		(rc = lp_state_materialize(st)) != LP_OK)
 		return rc;
 	if (len > lp_defer_budget)
@@ -132,7 +133,7 @@ lp_state_defer_state(lp_state *dst, lp_state *src)
 	if (rc != LP_OK)
 		return rc;
 	lp_deferred_list(dst, e, &bytes);
-	if (len > lp_defer_budget || len > lp_defer_budget - bytes)
+	if (len > lp_defer_budget || bytes > lp_defer_budget - len)
 	{
 		/* past the budget: merged instead, as if nothing had been deferred */
 		dst->alloc.free(dst->alloc.ctx, buf);
