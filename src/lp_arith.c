@@ -76,6 +76,70 @@ lp_out_fill(lp_out *o, size_t at, size_t room, const uint64_t *v, int nv)
 	o->len = at + hl + body;
 }
 
+/*
+ * Open the output of a walk: `bound` bytes (the rooms included), cut to
+ * max_len less `reserve`, allocated after `reserve` free bytes; then the
+ * header (the version, the options when `red`, the malformed count) and
+ * the room for the route count at *head.  On an error nothing stays
+ * allocated.
+ */
+static int
+lp_out_open(lp_out *o, const lp_allocator *alloc, size_t reserve, size_t max_len, size_t bound,
+			int red, unsigned sopts, uint64_t malformed, size_t *head)
+{
+	int			rc = LP_OK;
+
+	if (reserve > max_len)
+		return LP_ETOOBIG;
+	if (bound > max_len - reserve)
+		bound = max_len - reserve;
+	o->buf = alloc->alloc(alloc->ctx, reserve + bound);
+	if (o->buf == NULL)
+		return LP_ENOMEM;
+	o->buf += reserve;
+	o->cap = bound;
+	o->len = 0;
+
+	if (o->cap < 1)
+		rc = LP_ETOOBIG;
+	else
+		o->buf[o->len++] = red ? LP_CODEC_VERSION_RED : LP_CODEC_VERSION;
+	if (rc == LP_OK && red)
+		rc = lp_out_varint(o, sopts);
+	if (rc == LP_OK)
+		rc = lp_out_varint(o, malformed);
+	*head = o->len;
+	if (rc == LP_OK)
+		rc = lp_out_room(o, LP_HEAD_ROOM);
+	if (rc != LP_OK)
+		alloc->free(alloc->ctx, o->buf - reserve);
+	return rc;
+}
+
+/*
+ * Close the output of a walk that ended with `rc`: on LP_OK the route
+ * count into its room at `head` and the result out, as version 1 when
+ * version 2 (`red`) has nothing more to say (no options, no route that
+ * `says`); on an error the buffer given back.  Returns rc.
+ */
+static int
+lp_out_close(lp_out *o, const lp_allocator *alloc, size_t reserve, int rc, size_t head,
+			 uint64_t nroutes, int red, unsigned sopts, int says, uint8_t **out, size_t *outlen)
+{
+	if (rc != LP_OK)
+	{
+		alloc->free(alloc->ctx, o->buf - reserve);
+		return rc;
+	}
+	lp_out_fill(o, head, LP_HEAD_ROOM, &nroutes, 1);
+	/* canonical: version 1 when version 2 has nothing more to say */
+	if (red && sopts == 0 && !says)
+		o->len = lp_strip_red(o->buf, o->len);
+	*out = o->buf - reserve;
+	*outlen = o->len;
+	return LP_OK;
+}
+
 /* Start a route: its key and the room for its pair count and length. */
 static int
 lp_route_begin(lp_out *o, const char *key, size_t keylen, size_t *at)
@@ -155,16 +219,20 @@ lp_red_combine(const lp_red *rd, const lp_red *add, int sign, lp_red *out)
 	return LP_OK;
 }
 
-/* Append pair (value, count) after the route's previous value *prev. */
-static int
+/*
+ * Append pair (value, count) after the route's previous value *prev, with
+ * lp_codec.h's inline writer; LP_ETOOBIG when the buffer is full.
+ */
+static LP_ALWAYS_INLINE int
 lp_pair_put(lp_out *o, int64_t value, uint64_t count, int64_t *prev)
 {
-	int			rc;
+	uint64_t	d = (uint64_t) (value - *prev);
 
-	if ((rc = lp_out_varint(o, (uint64_t) (value - *prev))) != LP_OK)
-		return rc;
+	if (o->cap - o->len < 2 * LP_VARINT_MAX && o->cap - o->len < lp_pair_len(d, count))
+		return LP_ETOOBIG;
+	o->len += lp_put_pair(o->buf + o->len, d, count);
 	*prev = value;
-	return lp_out_varint(o, count);
+	return LP_OK;
 }
 
 /* Copy a checked route view whole, with its status counts when `red`. */
@@ -216,8 +284,7 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 				hb,
 				rc;
 	uint64_t	malformed,
-				nroutes = 0,
-				v[1];
+				nroutes = 0;
 	size_t		bound,
 				head;
 	lp_out		o;
@@ -268,32 +335,11 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 			more += rb.nroutes * (7 * LP_VARINT_MAX);
 		bound = more > SIZE_MAX - bound ? SIZE_MAX : bound + more;
 	}
-	if (reserve > max_len)
-		return LP_ETOOBIG;
-	if (bound > max_len - reserve)
-		bound = max_len - reserve;
-	o.buf = alloc->alloc(alloc->ctx, reserve + bound);
-	if (o.buf == NULL)
-		return LP_ENOMEM;
-	o.buf += reserve;
-	o.cap = bound;
-	o.len = 0;
+	if ((rc = lp_out_open(&o, alloc, reserve, max_len, bound, red, sopts, malformed, &head)) != LP_OK)
+		return rc;
 
-	rc = LP_OK;
-	if (o.cap < 1)
-		rc = LP_ETOOBIG;
-	else
-		o.buf[o.len++] = red ? LP_CODEC_VERSION_RED : LP_CODEC_VERSION;
-	if (rc == LP_OK && red)
-		rc = lp_out_varint(&o, sopts);
-	if (rc == LP_OK)
-		rc = lp_out_varint(&o, malformed);
-	head = o.len;
-	if (rc == LP_OK)
-		rc = lp_out_room(&o, LP_HEAD_ROOM);
-
-	ha = rc == LP_OK ? lp_next(&ra, &va) : 0;
-	hb = rc == LP_OK ? lp_next(&rb, &vb) : 0;
+	ha = lp_next(&ra, &va);
+	hb = lp_next(&rb, &vb);
 	while (rc == LP_OK && (ha == 1 || hb == 1))
 	{
 		int			c;
@@ -436,19 +482,7 @@ lp_encoded_combine(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
 			rc = LP_ECORRUPT;
 	}
 
-	if (rc == LP_OK)
-	{
-		v[0] = nroutes;
-		lp_out_fill(&o, head, LP_HEAD_ROOM, v, 1);
-		/* canonical: version 1 when version 2 has nothing more to say */
-		if (red && sopts == 0 && !says)
-			o.len = lp_strip_red(o.buf, o.len);
-		*out = o.buf - reserve;
-		*outlen = o.len;
-		return LP_OK;
-	}
-	alloc->free(alloc->ctx, o.buf - reserve);
-	return rc;
+	return lp_out_close(&o, alloc, reserve, rc, head, nroutes, red, sopts, says, out, outlen);
 }
 
 /* See lp_arith.h. */
@@ -626,25 +660,10 @@ lp_sum_merge(const lp_pair *a, size_t na, const lp_pair *b, size_t nb, lp_pair *
 	return n + nb - j;
 }
 
-/* Append pair (value, count) to a route being summed, whose counts so far add up to *total. */
-static LP_ALWAYS_INLINE int
-lp_sum_put(lp_out *o, int64_t value, uint64_t count, int64_t *prev, uint64_t *total)
-{
-	if (count > (uint64_t) INT64_MAX - *total)
-		return LP_EOVERFLOW;
-	*total += count;
-	if (o->cap - o->len < LP_VARINT_MAX * 2 &&
-		o->cap - o->len < lp_pair_len((uint64_t) (value - *prev), count))
-		return LP_ETOOBIG;
-	o->len += lp_put_pair(o->buf + o->len, (uint64_t) (value - *prev), count);
-	*prev = value;
-	return LP_OK;
-}
-
 /*
  * The route that the inputs in `same` (a bit an input of v[]) all have: the
  * pairs of each decoded and merged into the sum of those before it, the
- * counts of equal values added; the last merge writes the route's pairs.
+ * counts of equal values added, then written.
  */
 static int
 lp_sum_route(lp_out *o, const lp_route_view *v, unsigned same, int red, lp_sum_buf *b,
@@ -652,17 +671,12 @@ lp_sum_route(lp_out *o, const lp_route_view *v, unsigned same, int red, lp_sum_b
 {
 	uint64_t	tot[LP_SUM_MAX];
 	const lp_route_view *k = &v[lp_ctz32(same)];
-	const lp_pair *x,
-			   *y;
 	unsigned	l;
 	size_t		n = 0,
-				nx,
-				ny,
 				all = 0,
 				start = o->len,
 				at = 0,
-				i = 0,
-				j = 0;
+				i;
 	uint64_t	total = 0;
 	int64_t		prev = 0;
 	int			overflow = 0,
@@ -673,8 +687,7 @@ lp_sum_route(lp_out *o, const lp_route_view *v, unsigned same, int red, lp_sum_b
 	if ((rc = lp_sum_room(b, all)) != LP_OK ||
 		(rc = lp_route_begin(o, k->key, k->keylen, &at)) != LP_OK)
 		return rc;
-	/* every input but the last merged into b->p[0] */
-	for (l = same; l & (l - 1); l &= l - 1)
+	for (l = same; l; l &= l - 1)
 	{
 		int			q = lp_ctz32(l);
 		lp_pair    *t;
@@ -693,37 +706,13 @@ lp_sum_route(lp_out *o, const lp_route_view *v, unsigned same, int red, lp_sum_b
 		b->p[0] = b->p[2];
 		b->p[2] = t;
 	}
-	/* and the last one merged with it into the output */
-	tot[lp_ctz32(l)] = lp_sum_decode(&v[lp_ctz32(l)], b->p[1], steps);
-	x = b->p[0];
-	nx = n;
-	y = b->p[1];
-	ny = v[lp_ctz32(l)].npairs;
-	n = 0;
-	while (i < nx && j < ny && rc == LP_OK)
+	for (i = 0; i < n && rc == LP_OK; i++)
 	{
 		LP_CHECK_INTERRUPTS(*steps);
-		if (x[i].value < y[j].value)
-			rc = lp_sum_put(o, x[i].value, x[i].count, &prev, &total), i++;
-		else if (y[j].value < x[i].value)
-			rc = lp_sum_put(o, y[j].value, y[j].count, &prev, &total), j++;
-		else
-		{
-			if (x[i].count > (uint64_t) INT64_MAX - y[j].count)
-				return LP_EOVERFLOW;
-			rc = lp_sum_put(o, x[i].value, x[i].count + y[j].count, &prev, &total), i++, j++;
-		}
-		n++;
-	}
-	for (; i < nx && rc == LP_OK; i++, n++)
-	{
-		LP_CHECK_INTERRUPTS(*steps);
-		rc = lp_sum_put(o, x[i].value, x[i].count, &prev, &total);
-	}
-	for (; j < ny && rc == LP_OK; j++, n++)
-	{
-		LP_CHECK_INTERRUPTS(*steps);
-		rc = lp_sum_put(o, y[j].value, y[j].count, &prev, &total);
+		if (b->p[0][i].count > (uint64_t) INT64_MAX - total)
+			return LP_EOVERFLOW;
+		total += b->p[0][i].count;
+		rc = lp_pair_put(o, b->p[0][i].value, b->p[0][i].count, &prev);
 	}
 	if (rc != LP_OK)
 		return rc;
@@ -758,8 +747,7 @@ lp_encoded_sum(const uint8_t *const *in, const size_t *inlen, int n,
 				sopts = 0;
 	uint64_t	malformed = 0,
 				nroutes = 0,
-				more = LP_VARINT_MAX,
-				hv[1];
+				more = LP_VARINT_MAX;
 	size_t		bound = LP_HEAD_ROOM + LP_ROUTE_ROOM,
 				head;
 	int			red = 0,
@@ -803,30 +791,10 @@ lp_encoded_sum(const uint8_t *const *in, const size_t *inlen, int n,
 	/* the bound of lp_encoded_combine's, for n inputs: a sum is never longer than its parts */
 	if (red)
 		bound = more > SIZE_MAX - bound ? SIZE_MAX : bound + more;
-	if (reserve > max_len)
-		return LP_ETOOBIG;
-	if (bound > max_len - reserve)
-		bound = max_len - reserve;
-	o.buf = alloc->alloc(alloc->ctx, reserve + bound);
-	if (o.buf == NULL)
-		return LP_ENOMEM;
-	o.buf += reserve;
-	o.cap = bound;
-	o.len = 0;
+	if ((rc = lp_out_open(&o, alloc, reserve, max_len, bound, red, sopts, malformed, &head)) != LP_OK)
+		return rc;
 
-	if (o.cap < 1)
-		rc = LP_ETOOBIG;
-	else
-		o.buf[o.len++] = red ? LP_CODEC_VERSION_RED : LP_CODEC_VERSION;
-	if (rc == LP_OK && red)
-		rc = lp_out_varint(&o, sopts);
-	if (rc == LP_OK)
-		rc = lp_out_varint(&o, malformed);
-	head = o.len;
-	if (rc == LP_OK)
-		rc = lp_out_room(&o, LP_HEAD_ROOM);
-
-	for (i = 0; rc == LP_OK && i < n; i++)
+	for (i = 0; i < n; i++)
 		if (lp_reader_next_trusted(&r[i], &v[i]) == 1)
 			live |= 1u << i;
 	while (rc == LP_OK && live)
@@ -876,17 +844,5 @@ lp_encoded_sum(const uint8_t *const *in, const size_t *inlen, int n,
 	for (i = 0; i < 3; i++)
 		if (buf.p[i])
 			alloc->free(alloc->ctx, buf.p[i]);
-	if (rc == LP_OK)
-	{
-		hv[0] = nroutes;
-		lp_out_fill(&o, head, LP_HEAD_ROOM, hv, 1);
-		/* canonical: version 1 when version 2 has nothing more to say */
-		if (red && sopts == 0 && !says)
-			o.len = lp_strip_red(o.buf, o.len);
-		*out = o.buf - reserve;
-		*outlen = o.len;
-		return LP_OK;
-	}
-	alloc->free(alloc->ctx, o.buf - reserve);
-	return rc;
+	return lp_out_close(&o, alloc, reserve, rc, head, nroutes, red, sopts, says, out, outlen);
 }

@@ -49,36 +49,57 @@ lp_deferred_list(const lp_state *st, const lp_deferred_enc **e, size_t *bytes)
 	return n;
 }
 
+/*
+ * Make block d (a checked encoding) one of the encodings `st` defers: the
+ * others decoded first when d would make LP_DEFER_MAX of them or pass
+ * lp_defer_budget with them, and d itself decoded and given back when it
+ * alone passes the budget.  d is the state's in every case.
+ */
+static int
+lp_defer_block(lp_state *st, lp_deferred_enc *d)
+{
+	const lp_deferred_enc *e[LP_DEFER_MAX];
+	size_t		bytes;
+	int			rc = LP_OK;
+
+	if (lp_deferred_list(st, e, &bytes) == LP_DEFER_MAX || d->len > lp_defer_budget ||
+		bytes > lp_defer_budget - d->len)
+		rc = lp_state_materialize(st);
+	if (rc == LP_OK && d->len > lp_defer_budget)
+		rc = lp_decode_trusted(st, d->buf, d->len);	/* too large to keep beside the state */
+	else if (rc == LP_OK)
+	{
+		d->link.next = st->deferred;
+		st->deferred = &d->link;
+		return LP_OK;
+	}
+	st->alloc.free(st->alloc.ctx, d);
+	return rc;
+}
+
 /* Defer the checked encoding buf[0..len), copied into the state when `copy`. */
 static int
 lp_defer(lp_state *st, const uint8_t *buf, size_t len, int copy)
 {
-	const lp_deferred_enc *e[LP_DEFER_MAX];
 	lp_deferred_enc *d;
 	lp_reader	r;
-	size_t		bytes;
 	int			rc;
 
 	if (lp_validate(buf, len) != LP_OK || lp_reader_init(&r, buf, len) != LP_OK)
 		return LP_ECORRUPT;
 	/*
 	 * an empty state is decoded (it only brings its options, which give
-	 * way to any that come after it); another one's options are joined now,
-	 * so that states counted with different ones are refused when they
-	 * meet, as decoding refuses them
+	 * way to any that come after it), and so is one too large to keep, not
+	 * copied first; another one's options are joined now, so that states
+	 * counted with different ones are refused when they meet, as decoding
+	 * refuses them
 	 */
 	if (r.nroutes == 0 && r.malformed == 0)
 		return lp_decode_trusted(st, buf, len);
 	if ((rc = lp_state_join_options(st, r.sopts, 0)) != LP_OK)
 		return rc;
-	if ((lp_deferred_list(st, e, &bytes) == LP_DEFER_MAX || len > lp_defer_budget ||
-		 bytes > lp_defer_budget - len) &&
-		(rc = lp_state_materialize(st)) != LP_OK)
-		return rc;
 	if (len > lp_defer_budget)
-		return lp_decode_trusted(st, buf, len);	/* too large to keep beside the state */
-	if (copy && len > SIZE_MAX - sizeof(*d))
-		return LP_ENOMEM;
+		return (rc = lp_state_materialize(st)) != LP_OK ? rc : lp_decode_trusted(st, buf, len);
 	d = st->alloc.alloc(st->alloc.ctx, sizeof(*d) + (copy ? len : 0));
 	if (!d)
 		return LP_ENOMEM;
@@ -89,9 +110,7 @@ lp_defer(lp_state *st, const uint8_t *buf, size_t len, int copy)
 	}
 	d->buf = buf;
 	d->len = len;
-	d->link.next = st->deferred;
-	st->deferred = &d->link;
-	return LP_OK;
+	return lp_defer_block(st, d);
 }
 
 /* See lp_partial.h. */
@@ -112,10 +131,8 @@ lp_state_defer_copy(lp_state *st, const uint8_t *buf, size_t len)
 int
 lp_state_defer_state(lp_state *dst, lp_state *src)
 {
-	const lp_deferred_enc *e[LP_DEFER_MAX];
 	uint8_t    *buf;
-	size_t		len,
-				bytes;
+	size_t		len;
 	lp_deferred_enc *d;
 	int			rc;
 
@@ -125,26 +142,14 @@ lp_state_defer_state(lp_state *dst, lp_state *src)
 		return lp_state_merge_any(dst, src);
 	if ((rc = lp_state_join_options(dst, src->sopts, 0)) != LP_OK)
 		return rc;
-	if (lp_deferred_list(dst, e, NULL) == LP_DEFER_MAX &&
-		(rc = lp_state_materialize(dst)) != LP_OK)
-		return rc;
 	/* the block's head in front of the encoding: one allocation */
 	rc = lp_state_encode_any(src, &dst->alloc, sizeof(*d), SIZE_MAX / 2, &buf, &len);
 	if (rc != LP_OK)
 		return rc;
-	lp_deferred_list(dst, e, &bytes);
-	if (len > lp_defer_budget || bytes > lp_defer_budget - len)
-	{
-		/* past the budget: merged instead, as if nothing had been deferred */
-		dst->alloc.free(dst->alloc.ctx, buf);
-		return lp_state_merge_any(dst, src);
-	}
 	d = (lp_deferred_enc *) buf;
 	d->buf = buf + sizeof(*d);
 	d->len = len;
-	d->link.next = dst->deferred;
-	dst->deferred = &d->link;
-	return LP_OK;
+	return lp_defer_block(dst, d);
 }
 
 /*
