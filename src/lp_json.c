@@ -176,7 +176,11 @@ lp_json_add_path(lp_json_spec *sp, lp_jword w, int f, size_t *kn, uint8_t *paren
 			c->key_len = (uint16_t) klen;
 			c->next = sp->nodes[node].first_child;
 			sp->nodes[node].first_child = (uint8_t) child;
-			sp->nodes[node].lengths |= UINT64_C(1) << (klen < 63 ? klen : 63);
+			{
+				uint8_t    *sl = &sp->nodes[node].slot[lp_json_key_hash(sp->keys + kstart, klen)];
+
+				*sl = *sl ? LP_JSON_SLOT_MANY : (uint8_t) child;
+			}
 			parent[child] = (uint8_t) node;
 		}
 		/* a leaf has no children, an inner node no field */
@@ -667,34 +671,39 @@ lp_json_bytes_eq(const char *a, const char *b, size_t n)
 
 /*
  * The child of node with key k[0..n), 0 when none: most keys of a line are
- * turned away by their length alone (node->lengths), the others compared
+ * turned away by their slot alone (lp_json_key_hash), the others compared
  * byte by byte, inline (keys are short).
  */
 static LP_ALWAYS_INLINE int
 lp_json_child(const lp_json_spec *spec, int node, const char *k, size_t n, int esc)
 {
 	const lp_json_node *nd = &spec->nodes[node];
+	const lp_json_node *cn;
 	int			c;
 
 	if (esc)
 	{
-		/* an escape in the key: compare it decoded (lengths do not tell) */
+		/* an escape in the key: compare it decoded (the hash does not tell) */
 		for (c = nd->first_child; c; c = spec->nodes[c].next)
 			if (lp_json_key_eq_escaped(k, n, spec->keys + spec->nodes[c].key_off,
 									   spec->nodes[c].key_len))
 				return c;
 		return 0;
 	}
-	if (!(nd->lengths & (UINT64_C(1) << (n < 63 ? n : 63))))
+	if (n == 0)
+		return 0;				/* a spec's keys are never empty */
+	c = nd->slot[lp_json_key_hash(k, n)];
+	if (c == 0)
 		return 0;
+	if (c != LP_JSON_SLOT_MANY)
+	{
+		cn = &spec->nodes[c];
+		return cn->key_len == n && lp_json_bytes_eq(spec->keys + cn->key_off, k, n) ? c : 0;
+	}
 	for (c = nd->first_child; c; c = spec->nodes[c].next)
 	{
-		const lp_json_node *cn = &spec->nodes[c];
-		const char *want = spec->keys + cn->key_off;
-
-		if (cn->key_len != n || want[n - 1] != k[n - 1])
-			continue;
-		if (lp_json_bytes_eq(want, k, n))
+		cn = &spec->nodes[c];
+		if (cn->key_len == n && lp_json_bytes_eq(spec->keys + cn->key_off, k, n))
 			return c;
 	}
 	return 0;

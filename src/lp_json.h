@@ -44,6 +44,21 @@ typedef enum lp_json_field
 #define LP_JSON_NODES (1 + LP_JF_COUNT * LP_JSON_PATH_KEYS)
 
 /*
+ * Each node finds the child a key of the line names by a hash of the key's
+ * length, first and last bytes (n >= 1) into LP_JSON_SLOTS slots: most keys
+ * of a line are turned away by one load, the others compared once.
+ */
+#define LP_JSON_SLOTS	64
+#define LP_JSON_SLOT_MANY 0xFF	/* a slot of two children or more: try each */
+
+static inline unsigned
+lp_json_key_hash(const char *k, size_t n)
+{
+	return (((unsigned) (unsigned char) k[n - 1] ^ ((unsigned) n << 3)) +
+			(unsigned) (unsigned char) k[0]) & (LP_JSON_SLOTS - 1);
+}
+
+/*
  * One node of the tree of wanted keys.  The root (node 0) stands for the
  * line's object; a node is either a leaf (fields != 0: the paths that end
  * there) or an inner node (its children: the keys wanted inside the object
@@ -58,7 +73,9 @@ typedef struct lp_json_node
 	uint8_t		fields;			/* leaf: 1 << lp_json_field of the path ending here */
 	uint8_t		under;			/* the fields of every leaf at or below it */
 	uint8_t		field;			/* leaf: that lp_json_field */
-	uint64_t	lengths;		/* bit min(len, 63) set for the key of each child */
+	uint8_t		slot[LP_JSON_SLOTS];	/* by lp_json_key_hash of a key: the
+										 * child with that hash, 0 for none,
+										 * LP_JSON_SLOT_MANY for several */
 } lp_json_node;
 
 /*

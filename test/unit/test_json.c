@@ -179,6 +179,41 @@ test_json_spec(void)
 	CHECK_EQ_I(sp.nnodes, 8, "shared prefixes share nodes: root a b c d e f g");
 	CHECK_EQ_U(sp.nodes[0].under, sp.fields, "the root is above every field");
 
+	/*
+	 * Keys that share a slot (the same length, first and last bytes): each
+	 * still found, a line's key of that slot that is none of them not
+	 * taken, a key that differs only in a middle byte not taken.
+	 */
+	spec_of("route=axb,latency=ayb:ms,status=a.b,host=a.c", &sp);
+	CHECK(sp.nodes[0].slot[lp_json_key_hash("axb", 3)] == LP_JSON_SLOT_MANY,
+		  "two keys of one slot: the slot says so");
+	CHECK(lp_json_key_hash("axb", 3) == lp_json_key_hash("azb", 3), "azb shares their slot");
+	{
+		lp_result	r;
+
+		CHECK(jparse(&sp, "{\"azb\":1,\"ayb\":7,\"axb\":\"/x\",\"a\":{\"b\":200,\"c\":\"h\"}}",
+					 LP_PARSE_HOST, &r) == LP_ST_OK &&
+			  is(r.route, r.route_len, "h/x") && r.latency == 7 && r.status == 200,
+			  "keys of a shared slot found, the third not taken");
+		CHECK(jparse(&sp, "{\"azb\":\"/z\",\"ayb\":7}", 0, &r) == LP_ST_NO_FIELD &&
+			  is(r.bad, r.bad_len, "axb"), "a key of the slot that is not wanted: no route");
+		CHECK(jparse(&sp, "{\"a\":{\"x\":1},\"ayb\":7,\"axb\":\"/x\"}", 0, &r) == LP_ST_OK,
+			  "one-byte keys (first = last byte) under an inner node");
+	}
+	/* a spec key's slot holds that key alone: found by the slot, refused when a middle byte differs */
+	spec_of("route=request_path,latency=d:ms", &sp);
+	{
+		lp_result	r;
+
+		CHECK(sp.nodes[0].slot[lp_json_key_hash("request_path", 12)] != 0 &&
+			  sp.nodes[0].slot[lp_json_key_hash("request_path", 12)] != LP_JSON_SLOT_MANY,
+			  "one key in its slot");
+		CHECK(jparse(&sp, "{\"requestXpath\":\"/a\",\"d\":1}", 0, &r) == LP_ST_NO_FIELD,
+			  "a key of the same slot and length, a middle byte different: not taken");
+		CHECK(jparse(&sp, "{\"requestXpath\":\"/a\",\"request_path\":\"/b\",\"d\":1}", 0, &r) ==
+			  LP_ST_OK && is(r.route, r.route_len, "/b"), "the key itself taken");
+	}
+
 	/* a path of 16 keys is fine, 17 is not */
 	spec_of("route=a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p,latency=l:s", &sp);
 	st = lp_json_compile("route=a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q,latency=l:s", 50, &sp, &pos);
@@ -1466,7 +1501,10 @@ g_object(gbuf *g, const lp_json_spec *sp, char pk[][64], size_t *pl, int depth)
 		char		key[64];
 		size_t		klen;
 	}			m[24];
-	int			nm = 0,
+	char		near[LP_JF_COUNT][64];	/* this object's keys of the spec, for near misses */
+	size_t		nearlen[LP_JF_COUNT];
+	int			nnear = 0,
+				nm = 0,
 				f,
 				k;
 
@@ -1488,6 +1526,8 @@ g_object(gbuf *g, const lp_json_spec *sp, char pk[][64], size_t *pl, int depth)
 				break;
 		if (j < depth)
 			continue;
+		memcpy(near[nnear], keys[depth], lens[depth]);
+		nearlen[nnear++] = lens[depth];
 		/* one member for each next key (an inner key shared by fields once) */
 		for (j = 0; j < nm; j++)
 			if (m[j].klen == lens[depth] && memcmp(m[j].key, keys[depth], lens[depth]) == 0 && !m[j].leaf)
@@ -1530,7 +1570,28 @@ g_object(gbuf *g, const lp_json_spec *sp, char pk[][64], size_t *pl, int depth)
 			g_puts(g, ",");
 			g_ws(g);
 		}
-		if (m[k].f < 0)
+		if (m[k].f < 0 && nnear > 0 && g_rand(3) == 0)
+		{
+			/*
+			 * a near miss of a wanted key: one byte changed (a middle one
+			 * keeps its slot of the key tree) or one added before the last
+			 */
+			int			w = (int) g_rand((unsigned) nnear);
+			char		nk[65];
+			size_t		nl = nearlen[w];
+
+			memcpy(nk, near[w], nl);
+			if (g_rand(2) || nl == 64)
+				nk[g_rand((unsigned) nl)] ^= 1 + (char) g_rand(3);
+			else
+			{
+				nk[nl] = nk[nl - 1];
+				nk[nl - 1] = 'q';
+				nl++;
+			}
+			g_string(g, nk, nl);
+		}
+		else if (m[k].f < 0)
 			g_random_string(g);
 		else
 			g_string(g, m[k].key, m[k].klen);
@@ -1600,6 +1661,8 @@ test_json_differential(void)
 		"request=req.line,method=req.m,latency=t.d:ms,time=t.at:clf,host=req.h",
 		"route=u,latency=d:ms",
 		"route=a.b.c.u,latency=a.b.d:s,status=a.st,host=h\\.x",
+		/* keys sharing a slot of the key tree (lp_json_key_hash) */
+		"route=uxi,latency=uyi:ms,status=uzi,method=u.i,host=u.ui",
 	};
 	int			s,
 				iter,
