@@ -1,6 +1,7 @@
 /* src/lp_json.c -- JSON lines: the spec compiler, the one-pass reader of a line, the presets (plain C) */
 #include "lp_json.h"
 
+#include "lp_simd.h"
 #include "lp_templates.h"
 #include "lp_token.h"
 #include "lp_units.h"
@@ -906,6 +907,235 @@ lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jva
 	}
 }
 
+/* ---------- reading a line: the walk of a compact line ---------- */
+
+/*
+ * JSON access logs are written by one encoder a server (Caddy's zap,
+ * Traefik's logrus, Go's encoding/json...): one object a line, no
+ * whitespace between tokens, few escapes.  Such a line is read by a second
+ * walk, lp_json_walk, which finds every string's end in a map of the
+ * line's quotes made once (16 bytes a step) instead of scanning the string,
+ * expects each token's next byte exactly, and reads no byte past the
+ * line's closing brace.  It takes the same values as lp_json_scan, or
+ * declines: on any byte it does not expect (whitespace, a backslash or a
+ * byte below 0x20 anywhere, any error), on a line longer than
+ * LP_JSON_WALK_MAX and at the nesting limit it returns 0 and the caller
+ * runs lp_json_scan, the reference, which also finds the position of an
+ * error.  LP_ASSERTS builds check every line the walk takes against the
+ * scan (lp_json_parse).  The work is bounded by LP_JSON_WALK_MAX bytes, so
+ * it calls no interrupt hook.
+ */
+#define LP_JSON_WALK_MAX	8192
+#define LP_JSON_WALK_WORDS	(LP_JSON_WALK_MAX / 64 + 1)
+
+#ifdef LP_ASSERTS
+unsigned long lp_json_walk_lines = 0;
+#endif
+
+
+/*
+ * The quote map of line[0..len), 16 <= len <= LP_JSON_WALK_MAX: bit i of
+ * qm[i / 64] set when line[i] is '"', and bit len set (a sentinel: every
+ * search for a quote ends).  0 when the line has a backslash or a byte
+ * below 0x20 (the walk declines it), or when there is no SSE2 (lp_quotes_16).
+ */
+static LP_ALWAYS_INLINE int
+lp_json_quote_map(const char *line, size_t len, uint64_t *qm)
+{
+#ifdef LP_SIMD_SSE2
+	__m128i		bad = _mm_setzero_si128();
+	size_t		i,
+				off;
+	uint64_t	w;
+
+	for (i = 0; i + 64 <= len; i += 64)
+	{
+		uint64_t	q0 = lp_quotes_16(line + i, &bad);
+		uint64_t	q1 = lp_quotes_16(line + i + 16, &bad);
+		uint64_t	q2 = lp_quotes_16(line + i + 32, &bad);
+		uint64_t	q3 = lp_quotes_16(line + i + 48, &bad);
+
+		qm[i >> 6] = q0 | q1 << 16 | q2 << 32 | q3 << 48;
+	}
+	/* the last len - i < 64 bytes: whole steps, then one that ends at the line's end */
+	w = UINT64_C(1) << (len - i);	/* the sentinel */
+	for (off = i; off + 16 <= len; off += 16)
+		w |= (uint64_t) lp_quotes_16(line + off, &bad) << (off - i);
+	if (off < len)
+	{
+		/* the 16 bytes ending at the line's end; the first off + 16 - len were read above */
+		w |= (uint64_t) (lp_quotes_16(line + len - 16, &bad) >> (off + 16 - len)) << (off - i);
+	}
+	qm[i >> 6] = w;
+	return _mm_movemask_epi8(bad) == 0;
+#else
+	return 0;
+#endif
+}
+
+/* The first quote at or after byte i of a line whose quote map is qm (the sentinel: the line's length). */
+static LP_ALWAYS_INLINE size_t
+lp_json_next_quote(const uint64_t *qm, size_t i)
+{
+	const uint64_t *w = qm + (i >> 6);
+	uint64_t	m = *w >> (i & 63);
+
+	if (m)
+		return i + lp_ctz64(m);
+	do
+		m = *++w;
+	while (!m);
+	return (size_t) (w - qm) * 64 + lp_ctz64(m);
+}
+
+/*
+ * Walk a compact line: 1 when it is one JSON object (cap then holds what
+ * lp_json_scan would capture), 0 when the walk declines (cap is then
+ * undefined).
+ */
+static int
+lp_json_walk(const lp_json_spec *spec, const char *line, size_t len, lp_jval *cap)
+{
+	uint64_t	qm[LP_JSON_WALK_WORDS];
+	lp_jframe	stack[LP_JSON_MAX_DEPTH];
+	const char *end = line + len;
+	size_t		p;
+	int			depth,
+				node,
+				want,
+				array;
+	char		c;
+
+	/*
+	 * The first byte '{' and the last '}': every token read below is
+	 * followed by a byte of the line, which the walk may read unchecked
+	 * (a string's closing quote, a number's last digit, a colon or a comma
+	 * are never the last byte); only a literal and a closing bracket check.
+	 */
+	if (len < 16 || len > LP_JSON_WALK_MAX || line[0] != '{' || line[len - 1] != '}' ||
+		!lp_json_quote_map(line, len, qm))
+		return 0;
+	stack[0].array = 0;
+	stack[0].node = 0;
+	depth = 1;
+	node = 0;
+	array = 0;
+	p = 1;
+	if (line[p] == '}')
+	{
+		p++;
+		goto close;
+	}
+	for (;;)
+	{
+		lp_jval		v;
+
+		want = 0;
+		if (!array)
+		{
+			/* a key, its colon */
+			size_t		ke;
+
+			if (line[p] != '"')
+				return 0;
+			ke = lp_json_next_quote(qm, p + 1);
+			if (ke >= len)
+				return 0;
+			if (node >= 0)
+				want = lp_json_child(spec, node, line + p + 1, ke - p - 1, 0);
+			if (line[ke + 1] != ':')
+				return 0;
+			p = ke + 2;
+		}
+
+		/* a value */
+		c = line[p];
+		v.s = line + p;
+		v.esc = 0;
+		if (c == '"')
+		{
+			size_t		e = lp_json_next_quote(qm, p + 1);
+
+			if (e >= len)
+				return 0;
+			v.s = line + p + 1;
+			v.len = e - p - 1;
+			v.type = LP_JV_STRING;
+			p = e + 1;
+		}
+		else if (c == '{' || c == '[')
+		{
+			if (depth == LP_JSON_MAX_DEPTH)
+				return 0;
+			array = c == '[';
+			node = -1;
+			if (want)
+			{
+				v.len = 1;
+				v.type = array ? LP_JV_ARRAY : LP_JV_OBJECT;
+				lp_json_capture(&spec->nodes[want], &v, cap);
+				if (spec->nodes[want].fields == 0 && !array)
+					node = want;
+			}
+			stack[depth].array = (uint8_t) array;
+			stack[depth].node = (int16_t) node;
+			depth++;
+			p++;
+			if (line[p] == (array ? ']' : '}'))
+			{
+				p++;
+				goto close;
+			}
+			continue;
+		}
+		else if (c == 't' || c == 'f' || c == 'n')
+		{
+			size_t		n = c == 'f' ? 5 : 4;
+
+			/* the literal and one byte after it in the line */
+			if (len - p <= n || memcmp(line + p, c == 't' ? "true" : c == 'f' ? "false" : "null", n) != 0)
+				return 0;
+			v.len = n;
+			v.type = c == 't' ? LP_JV_TRUE : c == 'f' ? LP_JV_FALSE : LP_JV_NULL;
+			p += n;
+		}
+		else
+		{
+			const char *err;
+			const char *e = lp_json_number_end(line + p, end, &err);
+
+			if (!e)
+				return 0;
+			v.len = (size_t) (e - v.s);
+			v.type = LP_JV_NUMBER;
+			p = (size_t) (e - line);
+		}
+		if (want)
+			lp_json_capture(&spec->nodes[want], &v, cap);
+
+		/* after a value: a comma, or the end of its container(s) */
+		for (;;)
+		{
+			c = line[p];
+			if (c == ',')
+			{
+				p++;
+				break;
+			}
+			if (c != (array ? ']' : '}'))
+				return 0;
+			p++;
+	close:
+			if (--depth == 0)
+				return p == len;
+			if (p == len)
+				return 0;
+			array = stack[depth - 1].array;
+			node = stack[depth - 1].node;
+		}
+	}
+}
+
 /* ---------- reading a line: decoding strings ---------- */
 
 /*
@@ -1580,7 +1810,29 @@ lp_json_parse(const lp_json_spec *spec, const char *line, size_t len,
 	out->status = 0;
 	for (f = 0; f < LP_JF_COUNT; f++)
 		cap[f].type = LP_JV_NONE;
-	stop = lp_json_scan(spec, line, line + len, cap);
+	if (lp_json_walk(spec, line, len, cap))
+	{
+#ifdef LP_ASSERTS
+		/* the walk takes what the scan takes */
+		lp_jval		ref[LP_JF_COUNT];
+
+		for (f = 0; f < LP_JF_COUNT; f++)
+			ref[f].type = LP_JV_NONE;
+		LP_ASSERT(lp_json_scan(spec, line, line + len, ref) == NULL);
+		for (f = 0; f < LP_JF_COUNT; f++)
+			LP_ASSERT(ref[f].type == cap[f].type &&
+					  (ref[f].type == LP_JV_NONE ||
+					   (ref[f].s == cap[f].s && ref[f].len == cap[f].len && ref[f].esc == cap[f].esc)));
+		lp_json_walk_lines++;
+#endif
+		stop = NULL;
+	}
+	else
+	{
+		for (f = 0; f < LP_JF_COUNT; f++)
+			cap[f].type = LP_JV_NONE;
+		stop = lp_json_scan(spec, line, line + len, cap);
+	}
 	if (stop)
 	{
 		out->bad = stop;

@@ -159,6 +159,11 @@ extern lp_json_spec_status lp_json_compile(const char *spec, size_t len, lp_json
 extern lp_status lp_json_parse(const lp_json_spec *spec, const char *line, size_t len,
 							   const lp_parse_ctx *ctx, lp_result *out);
 
+#ifdef LP_ASSERTS
+/* Lines read by the walk of compact lines (lp_json.c), for the unit tests. */
+extern unsigned long lp_json_walk_lines;
+#endif
+
 /* ---------- presets ---------- */
 
 /* A JSON-lines preset: a name and the spec it stands for. */

@@ -323,6 +323,23 @@ lp_upper_16(const char *p)
 }
 
 /*
+ * The quote map of a JSON line (lp_json.c), 16 bytes at p: bit i set when
+ * p[i] is '"'; the lanes of the bytes that are a backslash or below 0x20
+ * (an escape, a control byte: the walk of compact lines declines a line
+ * with one) are OR-ed into *bad.
+ */
+static LP_ALWAYS_INLINE unsigned
+lp_quotes_16(const char *p, __m128i *bad)
+{
+	__m128i		v = _mm_loadu_si128((const __m128i *) p);
+	__m128i		ctl = _mm_set1_epi8(0x1f);
+
+	*bad = _mm_or_si128(*bad, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+										   _mm_cmpeq_epi8(_mm_max_epu8(v, ctl), ctl)));
+	return (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+}
+
+/*
  * 64 bytes held in registers, to take several byte classes of one block
  * from one load: lp_blk64_load, then lp_blk64_eq / lp_blk64_eq2 per class.
  */

@@ -982,6 +982,111 @@ test_json_latency(void)
 	}
 }
 
+/*
+ * The walk of compact lines (lp_json.c, lp_json_walk) against the
+ * reference: a line of every value type with a pad that moves every byte
+ * across the 64-byte blocks of the quote map, every prefix, every byte
+ * replaced by each byte the grammar gives a meaning to, nesting around
+ * the limit; lines the walk must decline, still read right.  In these
+ * builds (LP_ASSERTS) each line the walk takes is also checked against
+ * the scan inside lp_json_parse.
+ */
+void
+test_json_walk(void)
+{
+	static const char specials[] = "{}[]\":,\\ \t0-.etfnux";
+	lp_json_spec sp;
+	lp_result	r;
+	char		line[1024];
+	size_t		n,
+				i,
+				k;
+	int			pad;
+	unsigned long before;
+
+	spec_of("route=request.uri,method=request.method,host=request.host,status=status,"
+			"latency=duration:s,time=ts:epoch", &sp);
+	for (pad = 0; pad <= 200; pad++)
+	{
+		before = lp_json_walk_lines;
+		n = (size_t) snprintf(line, sizeof(line),
+							  "{\"level\":\"info\",\"ts\":1794009600.25,\"pad\":\"%.*s\",\"request\":"
+							  "{\"uri\":\"/a/b?c=1\",\"method\":\"GET\",\"host\":\"h.example\",\"h\":"
+							  "{\"UA\":[\"x\",\"y\"]}},\"empty\":{},\"list\":[],\"n\":[1,-2.5e3,true,false,null,"
+							  "{\"k\":[[]]}],\"duration\":0.012,\"status\":200,\"ok\":true}",
+							  pad, "................................................................"
+							  "................................................................"
+							  "................................................................"
+							  "................................................................");
+		CHECK_REF(&sp, line, LP_PARSE_HOST);
+		CHECK(jparse(&sp, line, LP_PARSE_HOST, &r) == LP_ST_OK && is(r.route, r.route_len, "h.example/a/b") &&
+			  r.latency == 12 && r.status == 200, "pad %d: the fields", pad);
+#ifdef __SSE2__
+		CHECK(lp_json_walk_lines == before + 2, "pad %d: the walk took the line", pad);
+#endif
+		if (pad % 50 != 7)
+			continue;
+		/* every prefix; every byte replaced by each special byte */
+		for (k = 0; k < n; k++)
+		{
+			char		save = line[k];
+
+			line[k] = '\0';
+			CHECK_REF(&sp, line, 0);
+			line[k] = save;
+		}
+		for (k = 0; k < n; k++)
+		{
+			char		save = line[k];
+
+			for (i = 0; specials[i]; i++)
+			{
+				test_diff	d;
+
+				line[k] = specials[i];
+				if (!json_vs_ref(&sp, line, n, 0, &d))
+					CHECK(0, "byte %zu set to 0x%02x: %s (line %s)", k, (unsigned char) specials[i],
+						  diff_say(&d), diff_q(line, n));
+			}
+			line[k] = save;
+		}
+	}
+
+	/* lines the walk declines, read by the scan: the same fields */
+	{
+		static const char *const declined[] = {
+			"{\"request\":{\"uri\": \"/a\"},\"duration\":0.012,\"status\":200,\"pad\":\"......\"}",
+			"{\"request\":{\"uri\":\"\\/a\"},\"duration\":0.012,\"status\":200,\"pad\":\"......\"}",
+			"{\"request\":{\"uri\":\"/a\"},\"duration\":0.012,\"status\":200,\"pad\":\"......\"}\n",
+			" {\"request\":{\"uri\":\"/a\"},\"duration\":0.012,\"status\":200,\"pad\":\"......\"}",
+			"{\"request\":{\"uri\":\"/a\"},\"duration\":0.012,\"status\":200,\"pad\":\"..\t...\"}",
+		};
+
+		for (k = 0; k < sizeof(declined) / sizeof(declined[0]); k++)
+		{
+			before = lp_json_walk_lines;
+			CHECK_REF(&sp, declined[k], 0);
+			CHECK(lp_json_walk_lines == before, "declined line %zu: not walked", k);
+			CHECK((jparse(&sp, declined[k], 0, &r) == LP_ST_OK) == (k < 4) &&
+				  (k == 4 || is(r.route, r.route_len, "/a")), "declined line %zu: read by the scan", k);
+		}
+	}
+
+	/* nesting around the limit, compact */
+	for (k = LP_JSON_MAX_DEPTH - 2; k <= LP_JSON_MAX_DEPTH + 1; k++)
+	{
+		n = (size_t) snprintf(line, sizeof(line), "{\"duration\":1,\"status\":200,\"request\":{\"uri\":\"/\"},\"x\":");
+		for (i = 1; i < k; i++)
+			line[n++] = '[';
+		for (i = 1; i < k; i++)
+			line[n++] = ']';
+		line[n++] = '}';
+		line[n] = '\0';
+		CHECK_REF(&sp, line, 0);
+		CHECK((jparse(&sp, line, 0, &r) == LP_ST_OK) == (k <= LP_JSON_MAX_DEPTH), "nesting %zu deep", k);
+	}
+}
+
 /* Lines that are not one JSON object: the status and where each stops. */
 void
 test_json_hostile(void)
@@ -1147,10 +1252,16 @@ g_rand(unsigned n)
 }
 
 /* JSON whitespace, now and then. */
+/* Lines as one encoder writes them: no whitespace, no escape that is not needed. */
+static int	g_compact;
+
 static void
 g_ws(gbuf *g)
 {
 	static const char ws[] = " \t\n\r";
+
+	if (g_compact)
+		return;
 
 	while (g_rand(8) == 0)
 		g_put(g, &ws[g_rand(4)], 1);
@@ -1166,7 +1277,7 @@ static void
 g_string(gbuf *g, const char *s, size_t n)
 {
 	size_t		i = 0;
-	int			esc = g_rand(3);	/* 0: few escapes, 2: many */
+	int			esc = g_compact ? 0 : (int) g_rand(3);	/* 0: few escapes, 2: many */
 
 	g_puts(g, "\"");
 	while (i < n)
@@ -1671,6 +1782,7 @@ test_json_differential(void)
 				ok = 0,
 				notjson = 0;
 	int			by_status[LP_ST_COUNT] = {0};
+	unsigned long walked = lp_json_walk_lines;
 
 	g_rng = 20261107;
 	for (s = 0; s < (int) (sizeof(specs) / sizeof(specs[0])); s++)
@@ -1688,6 +1800,7 @@ test_json_differential(void)
 
 			flags = (flags & 1 ? LP_PARSE_KEEP_QUERY : 0) | (flags & 2 ? LP_PARSE_TEMPLATES : 0) |
 				(flags & 4 ? LP_PARSE_HOST : 0) | (g_rand(8) == 0 ? LP_PARSE_LOGGED : 0);
+			g_compact = g_rand(2);	/* half the lines for the walk of compact lines */
 			g_ws(&g);
 			g_object(&g, &sp, pk, pl, 0);
 			g_ws(&g);
@@ -1710,13 +1823,21 @@ test_json_differential(void)
 			free(g.b);
 		}
 	}
+	g_compact = 0;
 	CHECK_EQ_I(bad, 0, "generated lines = the reference");
+#ifdef __SSE2__
+	/* the walk of compact lines took a good share (LP_ASSERTS checks each against the scan) */
+	CHECK(lp_json_walk_lines - walked > (unsigned long) lines / 8, "the walk took %lu of %d lines",
+		  lp_json_walk_lines - walked, lines);
+#else
+	CHECK(lp_json_walk_lines == walked, "no walk of compact lines without SSE2");
+#endif
 	/* the mix exercised every outcome */
 	CHECK(ok > lines / 3 && notjson > lines / 20 && lines - ok - notjson > lines / 10,
 		  "the mix: %d lines, %d good, %d not JSON, %d other errors", lines, ok, notjson,
 		  lines - ok - notjson);
-	printf("test_json_differential: %d lines, %d good, %d not JSON, %d with another error:",
-		   lines, ok, notjson, lines - ok - notjson);
+	printf("test_json_differential: %d lines (%lu by the walk of compact lines), %d good, %d not JSON, %d with another error:",
+		   lines, lp_json_walk_lines - walked, ok, notjson, lines - ok - notjson);
 	for (s = 0; s < LP_ST_COUNT; s++)
 		if (by_status[s] && s != LP_ST_OK && s != LP_ST_NOT_JSON)
 			printf(" %d of status %d", by_status[s], s);

@@ -289,6 +289,31 @@ test_simd_swar(void)
 		CHECK_EQ_I(nbad, 0, what " = its twin, every byte at every position"); \
 	} while (0)
 
+#ifdef LP_SIMD_SSE2
+/* lp_quotes_16 of p, with bit 16 set when it flagged a byte as bad. */
+static uint64_t
+twin_quotes_simd(const unsigned char *p)
+{
+	__m128i		bad = _mm_setzero_si128();
+	unsigned	q = lp_quotes_16((const char *) p, &bad);
+
+	return q | (uint64_t) (_mm_movemask_epi8(bad) != 0) << 16;
+}
+
+/* Scalar twin of lp_quotes_16: the quotes of p[0..16), bit 16 for a backslash or a byte below 0x20. */
+static uint64_t
+twin_quotes(const unsigned char *p)
+{
+	uint64_t	m = twin_eq3(p, 16, '"', '"', '"');
+	int			i;
+
+	for (i = 0; i < 16; i++)
+		if (p[i] == '\\' || p[i] < 0x20)
+			m |= UINT64_C(1) << 16;
+	return m;
+}
+#endif
+
 /* The SSE2 byte classes: 16-byte masks and the 64-byte block. */
 void
 test_simd_sse2(void)
@@ -303,6 +328,8 @@ test_simd_sse2(void)
 					lp_eq3_16((const char *) blk, lp_splat16(0), lp_splat16((char) 0x80), lp_splat16((char) 0xFF)),
 					twin_eq3(blk, 16, 0, 0x80, 0xFF));
 	SIMD_EVERY_BYTE(16, "lp_blank_16", lp_blank_16((const char *) blk), twin_eq3(blk, 16, ' ', '\t', '\t'));
+	/* lp_quotes_16: the quotes' mask, and bit 16 for a backslash or a byte below 0x20 */
+	SIMD_EVERY_BYTE(16, "lp_quotes_16", twin_quotes_simd(blk), twin_quotes(blk));
 	SIMD_EVERY_BYTE(16, "lp_upper_16", lp_upper_16((const char *) blk), twin_upper(blk, 16));
 	/* lp_eq_16_32 against memcmp: every length, one byte changed at every place */
 	{
