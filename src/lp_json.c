@@ -933,6 +933,49 @@ unsigned long lp_json_walk_lines = 0;
 #endif
 
 
+#ifdef LP_SIMD_SSE2
+/*
+ * The quote map's last word: line[i..len), fewer than 64 bytes, in whole
+ * 16-byte steps, then one step that ends at the line's end; the sentinel.
+ */
+static LP_ALWAYS_INLINE void
+lp_json_quote_tail(const char *line, size_t len, size_t i, uint64_t *qm, __m128i *bad)
+{
+	uint64_t	w = UINT64_C(1) << (len - i);	/* the sentinel */
+	size_t		off;
+
+	for (off = i; off + 16 <= len; off += 16)
+		w |= (uint64_t) lp_quotes_16(line + off, bad) << (off - i);
+	if (off < len)
+	{
+		/* the 16 bytes ending at the line's end; the first off + 16 - len were read above */
+		w |= (uint64_t) (lp_quotes_16(line + len - 16, bad) >> (off + 16 - len)) << (off - i);
+	}
+	qm[i >> 6] = w;
+}
+#endif
+
+#ifdef LP_SIMD_AVX2
+/* lp_json_quote_map of the AVX2 build: 32 bytes a step (lp_quotes_32). */
+static LP_AVX2_ATTR int
+lp_json_quote_map_avx2(const char *line, size_t len, uint64_t *qm)
+{
+	__m256i		bad32 = _mm256_setzero_si256();
+	__m128i		bad = _mm_setzero_si128();
+	size_t		i;
+
+	for (i = 0; i + 64 <= len; i += 64)
+	{
+		uint64_t	lo = lp_quotes_32(line + i, &bad32);
+		uint64_t	hi = lp_quotes_32(line + i + 32, &bad32);
+
+		qm[i >> 6] = lo | hi << 32;
+	}
+	lp_json_quote_tail(line, len, i, qm, &bad);
+	return _mm256_movemask_epi8(bad32) == 0 && _mm_movemask_epi8(bad) == 0;
+}
+#endif
+
 /*
  * The quote map of line[0..len), 16 <= len <= LP_JSON_WALK_MAX: bit i of
  * qm[i / 64] set when line[i] is '"', and bit len set (a sentinel: every
@@ -944,10 +987,12 @@ lp_json_quote_map(const char *line, size_t len, uint64_t *qm)
 {
 #ifdef LP_SIMD_SSE2
 	__m128i		bad = _mm_setzero_si128();
-	size_t		i,
-				off;
-	uint64_t	w;
+	size_t		i;
 
+#ifdef LP_SIMD_AVX2
+	if (lp_simd_isa == LP_ISA_AVX2)
+		return lp_json_quote_map_avx2(line, len, qm);
+#endif
 	for (i = 0; i + 64 <= len; i += 64)
 	{
 		uint64_t	q0 = lp_quotes_16(line + i, &bad);
@@ -957,16 +1002,7 @@ lp_json_quote_map(const char *line, size_t len, uint64_t *qm)
 
 		qm[i >> 6] = q0 | q1 << 16 | q2 << 32 | q3 << 48;
 	}
-	/* the last len - i < 64 bytes: whole steps, then one that ends at the line's end */
-	w = UINT64_C(1) << (len - i);	/* the sentinel */
-	for (off = i; off + 16 <= len; off += 16)
-		w |= (uint64_t) lp_quotes_16(line + off, &bad) << (off - i);
-	if (off < len)
-	{
-		/* the 16 bytes ending at the line's end; the first off + 16 - len were read above */
-		w |= (uint64_t) (lp_quotes_16(line + len - 16, &bad) >> (off + 16 - len)) << (off - i);
-	}
-	qm[i >> 6] = w;
+	lp_json_quote_tail(line, len, i, qm, &bad);
 	return _mm_movemask_epi8(bad) == 0;
 #else
 	return 0;

@@ -408,6 +408,18 @@ lp_eq3_32(const char *p, __m256i a, __m256i b, __m256i c)
 														   _mm256_cmpeq_epi8(v, c)));
 }
 
+/* lp_quotes_16 of the 32 bytes at p (the AVX2 build of the JSON quote map). */
+static LP_ALWAYS_INLINE LP_AVX2_ATTR uint32_t
+lp_quotes_32(const char *p, __m256i *bad)
+{
+	__m256i		v = _mm256_loadu_si256((const __m256i *) p);
+	__m256i		ctl = _mm256_set1_epi8(0x1f);
+
+	*bad = _mm256_or_si256(*bad, _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')),
+												 _mm256_cmpeq_epi8(_mm256_max_epu8(v, ctl), ctl)));
+	return (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+}
+
 /* 64 bytes in two AVX2 registers (lp_blk64 of the AVX2 build). */
 typedef struct lp_blk64x2
 {

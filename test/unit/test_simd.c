@@ -395,6 +395,29 @@ avx2_blk_eq2(const unsigned char *p, char c, char d)
 {
 	return lp_blk64x2_eq2(lp_blk64x2_load((const char *) p), c, d);
 }
+
+/* lp_quotes_32 of p, with bit 32 set when it flagged a byte as bad. */
+static LP_AVX2_ATTR uint64_t
+avx2_quotes_32(const unsigned char *p)
+{
+	__m256i		bad = _mm256_setzero_si256();
+	uint32_t	q = lp_quotes_32((const char *) p, &bad);
+
+	return q | (uint64_t) (_mm256_movemask_epi8(bad) != 0) << 32;
+}
+
+/* Scalar twin of lp_quotes_32. */
+static uint64_t
+twin_quotes_32(const unsigned char *p)
+{
+	uint64_t	m = twin_eq3(p, 32, '"', '"', '"');
+	int			i;
+
+	for (i = 0; i < 32; i++)
+		if (p[i] == '\\' || p[i] < 0x20)
+			m |= UINT64_C(1) << 32;
+	return m;
+}
 #endif
 
 /* The AVX2 byte classes, where the CPU runs them; the choice of the build. */
@@ -416,6 +439,7 @@ test_simd_avx2(void)
 						twin_eq3(blk, 32, 0, 0x80, 0xFF));
 		SIMD_EVERY_BYTE(64, "lp_blk64x2_eq ]", avx2_blk_eq(blk, ']'), twin_eq3(blk, 64, ']', ']', ']'));
 		SIMD_EVERY_BYTE(64, "lp_blk64x2_eq2 blank", avx2_blk_eq2(blk, ' ', '\t'), twin_eq3(blk, 64, ' ', '\t', '\t'));
+		SIMD_EVERY_BYTE(32, "lp_quotes_32", avx2_quotes_32(blk), twin_quotes_32(blk));
 		return;
 	}
 #endif
