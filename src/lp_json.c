@@ -739,6 +739,36 @@ typedef struct lp_jframe
 	int16_t		node;			/* an object's spec node, -1: none wanted */
 } lp_jframe;
 
+/*
+ * Open the container at p (an array when array) as the value of spec node
+ * want (0: no path's): its value captured for want, its frame filled.
+ * Returns the node of its keys: want when a path goes on inside the
+ * object, -1 when none does (an array, or a value no path goes into).
+ */
+static LP_ALWAYS_INLINE int
+lp_json_open(const lp_json_spec *spec, int want, int array, const char *p, lp_jval *cap,
+			 lp_jframe *frame)
+{
+	int			node = -1;
+
+	if (want)
+	{
+		/* no field takes an object or array: a leaf's is bad */
+		lp_jval		v;
+
+		v.s = p;
+		v.len = 1;
+		v.esc = 0;
+		v.type = array ? LP_JV_ARRAY : LP_JV_OBJECT;
+		lp_json_capture(&spec->nodes[want], &v, cap);
+		if (spec->nodes[want].fields == 0 && !array)
+			node = want;
+	}
+	frame->array = (uint8_t) array;
+	frame->node = (int16_t) node;
+	return node;
+}
+
 /* Skip JSON whitespace before p unless *p is already the byte c (the usual case). */
 #define LP_JSON_AT(c) \
 	do { \
@@ -830,18 +860,7 @@ lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jva
 			if (depth == LP_JSON_MAX_DEPTH)
 				return p;		/* nested too deep */
 			array = *p == '[';
-			node = -1;
-			if (want)
-			{
-				/* no field takes an object or array: a leaf's is bad */
-				v.len = 1;
-				v.type = array ? LP_JV_ARRAY : LP_JV_OBJECT;
-				lp_json_capture(&spec->nodes[want], &v, cap);
-				if (spec->nodes[want].fields == 0 && !array)
-					node = want;
-			}
-			stack[depth].array = (uint8_t) array;
-			stack[depth].node = (int16_t) node;
+			node = lp_json_open(spec, want, array, p, cap, &stack[depth]);
 			depth++;
 			p++;
 			/* just after '{' or '[' */
@@ -1104,17 +1123,7 @@ lp_json_walk(const lp_json_spec *spec, const char *line, size_t len, lp_jval *ca
 			if (depth == LP_JSON_MAX_DEPTH)
 				return 0;
 			array = c == '[';
-			node = -1;
-			if (want)
-			{
-				v.len = 1;
-				v.type = array ? LP_JV_ARRAY : LP_JV_OBJECT;
-				lp_json_capture(&spec->nodes[want], &v, cap);
-				if (spec->nodes[want].fields == 0 && !array)
-					node = want;
-			}
-			stack[depth].array = (uint8_t) array;
-			stack[depth].node = (int16_t) node;
+			node = lp_json_open(spec, want, array, line + p, cap, &stack[depth]);
 			depth++;
 			p++;
 			if (line[p] == (array ? ']' : '}'))

@@ -300,16 +300,16 @@ twin_quotes_simd(const unsigned char *p)
 	return q | (uint64_t) (_mm_movemask_epi8(bad) != 0) << 16;
 }
 
-/* Scalar twin of lp_quotes_16: the quotes of p[0..16), bit 16 for a backslash or a byte below 0x20. */
+/* Scalar twin of lp_quotes_16 and lp_quotes_32: the quotes of p[0..n), bit n for a backslash or a byte below 0x20. */
 static uint64_t
-twin_quotes(const unsigned char *p)
+twin_quotes(const unsigned char *p, int n)
 {
-	uint64_t	m = twin_eq3(p, 16, '"', '"', '"');
+	uint64_t	m = twin_eq3(p, (size_t) n, '"', '"', '"');
 	int			i;
 
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < n; i++)
 		if (p[i] == '\\' || p[i] < 0x20)
-			m |= UINT64_C(1) << 16;
+			m |= UINT64_C(1) << n;
 	return m;
 }
 #endif
@@ -329,7 +329,7 @@ test_simd_sse2(void)
 					twin_eq3(blk, 16, 0, 0x80, 0xFF));
 	SIMD_EVERY_BYTE(16, "lp_blank_16", lp_blank_16((const char *) blk), twin_eq3(blk, 16, ' ', '\t', '\t'));
 	/* lp_quotes_16: the quotes' mask, and bit 16 for a backslash or a byte below 0x20 */
-	SIMD_EVERY_BYTE(16, "lp_quotes_16", twin_quotes_simd(blk), twin_quotes(blk));
+	SIMD_EVERY_BYTE(16, "lp_quotes_16", twin_quotes_simd(blk), twin_quotes(blk, 16));
 	SIMD_EVERY_BYTE(16, "lp_upper_16", lp_upper_16((const char *) blk), twin_upper(blk, 16));
 	/* lp_eq_16_32 against memcmp: every length, one byte changed at every place */
 	{
@@ -406,18 +406,6 @@ avx2_quotes_32(const unsigned char *p)
 	return q | (uint64_t) (_mm256_movemask_epi8(bad) != 0) << 32;
 }
 
-/* Scalar twin of lp_quotes_32. */
-static uint64_t
-twin_quotes_32(const unsigned char *p)
-{
-	uint64_t	m = twin_eq3(p, 32, '"', '"', '"');
-	int			i;
-
-	for (i = 0; i < 32; i++)
-		if (p[i] == '\\' || p[i] < 0x20)
-			m |= UINT64_C(1) << 32;
-	return m;
-}
 #endif
 
 /* The AVX2 byte classes, where the CPU runs them; the choice of the build. */
@@ -439,7 +427,7 @@ test_simd_avx2(void)
 						twin_eq3(blk, 32, 0, 0x80, 0xFF));
 		SIMD_EVERY_BYTE(64, "lp_blk64x2_eq ]", avx2_blk_eq(blk, ']'), twin_eq3(blk, 64, ']', ']', ']'));
 		SIMD_EVERY_BYTE(64, "lp_blk64x2_eq2 blank", avx2_blk_eq2(blk, ' ', '\t'), twin_eq3(blk, 64, ' ', '\t', '\t'));
-		SIMD_EVERY_BYTE(32, "lp_quotes_32", avx2_quotes_32(blk), twin_quotes_32(blk));
+		SIMD_EVERY_BYTE(32, "lp_quotes_32", avx2_quotes_32(blk), twin_quotes(blk, 32));
 		return;
 	}
 #endif
