@@ -79,6 +79,20 @@ my $load_secs = field_load(
 	});
 note("load: $load_secs s");
 
+# HAProxy writes each message to stdout and to both syslog targets, the
+# receiver each to its file: wait (10 s at most) until the three files
+# hold as many lines, so that no message is still in flight to one of
+# them when they are read (a run once read raw.log one line short).
+my @counts;
+for (1 .. 100)
+{
+	@counts = map { -e "$dir/$_" ? scalar(() = slurp_file("$dir/$_") =~ /\n/g) : -1 }
+	  qw(raw.log rfc3164.log rfc5424.log);
+	last if $counts[0] == $counts[1] && $counts[1] == $counts[2];
+	Time::HiRes::sleep(0.1);
+}
+note("lines: raw @{[ $counts[0] ]}, rfc3164 @{[ $counts[1] ]}, rfc5424 @{[ $counts[2] ]}");
+
 my $raw = slurp_file("$dir/raw.log");
 like($raw, qr{^127\.0\.0\.3:\d+ \[[^\]]+\] .* "GET /long/a+\n}m,
 	'a long request line is logged cut, without its closing quote');
