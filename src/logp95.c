@@ -38,7 +38,7 @@ int			logp95_on_malformed = LOGP95_MALFORMED_ERROR;
 static int	logp95_max_state_memory = 1024 * 1024;
 
 /* See logp95.h. */
-int			logp95_prefetch_distance = 512;
+int			logp95_prefetch_distance = -1;
 
 pg_noreturn static void logp95_format_unknown(const char *name, int len);
 
@@ -98,10 +98,10 @@ _PG_init(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("logp95.prefetch_distance",
 							"How far ahead of the row it reads logp95_agg asks the CPU for the lines of the rows to come.",
-							"A sequential scan meets the rows of a heap page from the top of the page down, so the next lines lie below the current one; each row asks for about its own size this many bytes below it.  0 turns it off.",
+							"A sequential scan meets the rows of a heap page from the top of the page down, so the next lines lie below the current one; each row asks for about its own size this many bytes below it.  -1 (the default): two rows of the row's own size, at least 512 bytes.  0 turns it off.",
 							&logp95_prefetch_distance,
-							512,
-							0,
+							-1,
+							-1,
 							65536,
 							PGC_USERSET,
 							GUC_UNIT_BYTE,

@@ -36,7 +36,7 @@ typedef enum
 /* logp95.on_malformed (registered in _PG_init; read by logp95_agg.c only). */
 extern int	logp95_on_malformed;
 
-/* logp95.prefetch_distance, bytes (0: off; read by logp95_agg.c only). */
+/* logp95.prefetch_distance, bytes (0: off; -1: two rows by the row's size, at least 512 bytes; read by logp95_count.h only). */
 extern int	logp95_prefetch_distance;
 
 /*

@@ -213,7 +213,7 @@ logp95_line_arg(FunctionCallInfo fcinfo, size_t *len)
 
 	if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
 		t = pg_detoast_datum_packed(t);
-	else if (logp95_prefetch_distance > 0)
+	else if (logp95_prefetch_distance != 0)
 	{
 		/*
 		 * A sequential scan hands over the tuples of a heap page from the
@@ -223,10 +223,17 @@ logp95_line_arg(FunctionCallInfo fcinfo, size_t *len)
 		 * never faults, and a wrong guess costs nothing but bandwidth).
 		 * Each row asks for about its own size, logp95.prefetch_distance
 		 * bytes below itself: the rows that far ahead are then in the
-		 * cache when their turn comes (docs/performance.md).
+		 * cache when their turn comes (docs/performance.md).  At -1 (the
+		 * default) the distance is two rows of this row's size (its tuple
+		 * header and line pointer about 32 bytes more), at least 512 bytes
+		 * (1.1's fixed distance, which lines up to about 220 bytes keep):
+		 * 512 bytes was less than one row of a 600-byte line, and those
+		 * rows' misses were not overlapped.
 		 */
-		uintptr_t	p = (uintptr_t) t - (uintptr_t) logp95_prefetch_distance;
 		size_t		size = VARSIZE_ANY(t);
+		uintptr_t	p = (uintptr_t) t -
+			(logp95_prefetch_distance > 0 ? (uintptr_t) logp95_prefetch_distance :
+			 (uintptr_t) Max(512, 2 * (size + 32)));
 
 		/* two lines: a line of up to 64 bytes (nearly every one) at any alignment */
 		__builtin_prefetch((const void *) p);
