@@ -83,11 +83,16 @@ while IFS=$'\t' read -r name fmt; do
 done < "$WORK/formats.tsv"
 
 # the serial report of one format's table, and its floor (count(line): the
-# scan of the same lines, which longer lines make dearer): wall ms, one line each
+# scan of the same lines, which longer lines make dearer): wall ms, one line
+# each.  Each pair runs in a session of its own, which first reads the table
+# once untimed: a new backend's first read of each shared buffer costs it a
+# page fault (about 1.5 us a 4 kB page here, 20-90 ms a table), which would
+# otherwise fall on the report alone, the floor coming after it.
 timed() {
 	lp_psql -At <<-SQL | awk '/^Time: / {print $2}'
 		SELECT fmt AS fmt FROM fmts WHERE name = '$1' \gset
 		\o /dev/null
+		SELECT count(line) FROM t_${1//-/_};
 		\timing on
 		SELECT count(*) FROM logp95_report((SELECT logp95_agg(line, :'fmt') FROM t_${1//-/_}));
 		SELECT count(line) FROM t_${1//-/_};
