@@ -439,6 +439,20 @@ typedef struct lp_jval
 	uint8_t		esc;
 } lp_jval;
 
+/*
+ * The literal a value starting with c ('t', 'f' or 'n') must be: its text,
+ * returned, its length in *n and its type in v (the scan and the walk both
+ * read true, false and null through it; each checks the bytes its own way).
+ */
+static LP_ALWAYS_INLINE const char *
+lp_json_literal(char c, size_t *n, lp_jval *v)
+{
+	*n = c == 'f' ? 5 : 4;
+	v->len = *n;
+	v->type = c == 't' ? LP_JV_TRUE : c == 'f' ? LP_JV_FALSE : LP_JV_NULL;
+	return c == 't' ? "true" : c == 'f' ? "false" : "null";
+}
+
 /* JSON whitespace (RFC 8259): blank, tab, line feed, carriage return. */
 static LP_ALWAYS_INLINE const char *
 lp_json_ws(const char *p, const char *end)
@@ -874,15 +888,13 @@ lp_json_scan(const lp_json_spec *spec, const char *line, const char *end, lp_jva
 		}
 		else if (*p == 't' || *p == 'f' || *p == 'n')
 		{
-			const char *lit = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
-			size_t		n = *p == 'f' ? 5 : 4;
+			size_t		n;
+			const char *lit = lp_json_literal(*p, &n, &v);
 			size_t		i;
 
 			for (i = 1; i < n; i++)
 				if (p + i == end || p[i] != lit[i])
 					return p + i;
-			v.len = n;
-			v.type = *p == 't' ? LP_JV_TRUE : *p == 'f' ? LP_JV_FALSE : LP_JV_NULL;
 			p += n;
 		}
 		else
@@ -1134,13 +1146,12 @@ lp_json_walk(const lp_json_spec *spec, const char *line, size_t len, lp_jval *ca
 		}
 		else if (c == 't' || c == 'f' || c == 'n')
 		{
-			size_t		n = c == 'f' ? 5 : 4;
+			size_t		n;
+			const char *lit = lp_json_literal(c, &n, &v);
 
 			/* the literal and one byte after it in the line */
-			if (len - p <= n || memcmp(line + p, c == 't' ? "true" : c == 'f' ? "false" : "null", n) != 0)
+			if (len - p <= n || memcmp(line + p, lit, n) != 0)
 				return 0;
-			v.len = n;
-			v.type = c == 't' ? LP_JV_TRUE : c == 'f' ? LP_JV_FALSE : LP_JV_NULL;
 			p += n;
 		}
 		else
