@@ -194,7 +194,15 @@ if [[ " $versions " == *" 15 "* ]]; then
 			env LP_PG_BINDIR="$PGBIN" bash test/main_command.sh
 
 		# shipping: the Debian package (built, listed, installed, used,
-		# removed) and the PGXN metadata
+		# removed) and the PGXN metadata.  test/package.sh builds a package
+		# for every major it finds in /usr/lib/postgresql, so the kits of
+		# the other versions under test are unpacked first (their parts
+		# below find them there): on a fresh machine it would otherwise
+		# build and check the package for 15 alone
+		for v in 16 17 18; do
+			[[ " $versions " == *" $v "* ]] || continue
+			why=$(lp_kit_install "$v") || lp_say "no package for PostgreSQL $v: $why"
+		done
 		lp_step "15: Debian package" /tmp/logp95-package.log bash test/package.sh
 		lp_step "15: META.json and make dist" /tmp/logp95-meta.log bash test/meta.sh
 		lp_time "15 in all" $start

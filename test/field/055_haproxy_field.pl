@@ -81,8 +81,10 @@ note("load: $load_secs s");
 
 # HAProxy writes each message to stdout and to both syslog targets, the
 # receiver each to its file: wait (10 s at most) until the three files
-# hold as many lines, so that no message is still in flight to one of
-# them when they are read (a run once read raw.log one line short).
+# hold as many lines, so that no datagram is still in flight to the
+# receiver when they are read.  (raw.log once stayed one line short for
+# good: HAProxy drops a stdout message that two threads contend for, the
+# reason for nbthread 1 in haproxy.cfg.in; waiting does not bring it back.)
 my @counts;
 for (1 .. 100)
 {
