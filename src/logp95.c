@@ -6,6 +6,8 @@
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
+#include "port/pg_bitutils.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
@@ -39,6 +41,11 @@ static int	logp95_max_state_memory = 1024 * 1024;
 
 /* See logp95.h. */
 int			logp95_prefetch_distance = -1;
+
+/* logp95.retained_memory, in kB: the blocks a backend keeps for its next states. */
+static int	logp95_retained_memory = 8 * 1024;
+
+static void logp95_retained_assign(int newval, void *extra);
 
 pg_noreturn static void logp95_format_unknown(const char *name, int len);
 
@@ -106,6 +113,16 @@ _PG_init(void)
 							PGC_USERSET,
 							GUC_UNIT_BYTE,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("logp95.retained_memory",
+							"Memory a backend keeps, after a query, for the large blocks of its next logp95 states.",
+							"A state's arrays and tables of a power of two from 256 bytes are taken from these kept blocks and given back to them, up to this much, instead of being returned to the system at the end of each query and touched anew by the next one (not in a hashed aggregate, whose memory PostgreSQL must see to spill).  0 keeps none.  Only superusers may change it.",
+							&logp95_retained_memory,
+							8 * 1024,
+							0,
+							MAX_KILOBYTES,
+							PGC_SUSET,
+							GUC_UNIT_KB,
+							NULL, logp95_retained_assign, NULL);
 	MarkGUCPrefixReserved("logp95");
 }
 
@@ -121,7 +138,241 @@ typedef struct Logp95Alloc
 {
 	MemoryContext cxt;			/* where blocks come from */
 	Size		used;			/* bytes held now (GetMemoryChunkSpace) */
+	bool		retaining;		/* large blocks from the retained ones (below) */
+	void	  **live;			/* the retained blocks it holds now, in cxt */
+	uint32		nlive;			/* how many */
+	uint32		live_cap;		/* room at live */
+	MemoryContextCallback cb;	/* gives them back when cxt goes (registered
+								 * with the first one) */
 } Logp95Alloc;
+
+/* ---------- retained blocks: a state's large blocks kept for the next query ---------- */
+
+/*
+ * A state grows its dense arrays, value tables and route table by
+ * doubling, and at the end of the query its memory context gives all of it
+ * back; glibc then returns the top of the heap to the system, and the next
+ * query's state touches every page of it anew.  Where a page fault is
+ * expensive (a virtual machine whose faults take 10 us and more, as on the
+ * machines of docs/performance.md) that cost is a fifth of a 400,000-line
+ * report.  So the blocks of a power of two from 256 bytes of a retaining
+ * allocator (the running states, outside hashed aggregation) come from a
+ * context of the backend's own, "logp95 retained blocks", and go back to
+ * per-size free lists there instead of to the system, up to
+ * logp95.retained_memory in all; past that they are freed.  aset.c keeps
+ * the keeper blocks of deleted contexts for the same reason.
+ *
+ * Each such block is a chunk of that context of 2^k bytes and a tag behind
+ * them (Logp95Tag): the allocator that holds it and its place in that
+ * allocator's `live` array, so that it can be given back from anywhere in
+ * O(1), and all at once when the allocator's context is reset or deleted
+ * (an ERROR included: logp95_retained_reset is a reset callback of that
+ * context).  A block is told from the allocator's other chunks by its
+ * context (GetMemoryChunkContext), and its k by its space
+ * (GetMemoryChunkSpace: the size asked for and a header, less than twice
+ * it) -- when the context gives it a chunk of its own.  Whether it does
+ * depends on aset.c's chunk limit, which differs between PostgreSQL
+ * versions: so the first chunk of each size class is checked, and a class
+ * whose chunk comes back rounded up (a freelist chunk twice the size) is
+ * not retained in this process (logp95_retained_class).
+ */
+#define LP_RETAIN_MIN_SHIFT 8		/* 256 bytes */
+#define LP_RETAIN_MAX_SHIFT 30		/* 1 GB */
+
+typedef struct Logp95Tag
+{
+	Logp95Alloc *owner;			/* the allocator that holds the block */
+	uint32		index;			/* its place in owner->live */
+	uint32		check;			/* logp95_tag_check of the block */
+} Logp95Tag;
+
+/*
+ * What a block's tag says of the block itself: a write past the end of a
+ * block (a bug) is caught when the block is given back, instead of
+ * corrupting another block's place in its allocator.
+ */
+static inline uint32
+logp95_tag_check(const void *p, int k)
+{
+	return (uint32) ((uintptr_t) p >> 4) ^ (uint32) k ^ 0x9e3779b9u;
+}
+
+static MemoryContext logp95_retained_cxt;	/* made with the first block */
+static void *logp95_retained_lists[LP_RETAIN_MAX_SHIFT + 1];	/* free blocks by
+																 * size, linked
+																 * through their
+																 * first word */
+static Size logp95_retained_bytes;	/* chunk space on the lists */
+static int8 logp95_retained_class[LP_RETAIN_MAX_SHIFT + 1];	/* 1: blocks of 2^k
+																 * are retained,
+																 * -1: not (their
+																 * chunks are
+																 * rounded), 0:
+																 * not known yet */
+
+/* The tag of a block of 2^k bytes. */
+static inline Logp95Tag *
+logp95_tag(void *p, int k)
+{
+	return (Logp95Tag *) ((char *) p + ((Size) 1 << k));
+}
+
+/* Free blocks from the largest down until at most `limit` bytes stay on the lists. */
+static void
+logp95_retained_trim(Size limit)
+{
+	int			k;
+
+	for (k = LP_RETAIN_MAX_SHIFT; k >= LP_RETAIN_MIN_SHIFT && logp95_retained_bytes > limit; k--)
+	{
+		while (logp95_retained_lists[k] != NULL && logp95_retained_bytes > limit)
+		{
+			void	   *p = logp95_retained_lists[k];
+
+			logp95_retained_lists[k] = *(void **) p;
+			logp95_retained_bytes -= GetMemoryChunkSpace(p);
+			pfree(p);
+		}
+	}
+}
+
+/* Assign hook of logp95.retained_memory: keep no more than the new value. */
+static void
+logp95_retained_assign(int newval, void *extra)
+{
+	logp95_retained_trim((Size) newval * 1024);
+}
+
+/* Put block p of 2^k bytes on its free list, or free it when the lists are full. */
+static void
+logp95_retained_put(void *p, int k)
+{
+	Size		space = GetMemoryChunkSpace(p);
+
+	if (logp95_retained_bytes + space > (Size) logp95_retained_memory * 1024)
+	{
+		pfree(p);
+		return;
+	}
+	*(void **) p = logp95_retained_lists[k];
+	logp95_retained_lists[k] = p;
+	logp95_retained_bytes += space;
+}
+
+/*
+ * Reset callback of a retaining allocator's context: every block it still
+ * holds goes back (the live array itself goes with the context).
+ */
+static void
+logp95_retained_reset(void *arg)
+{
+	Logp95Alloc *la = (Logp95Alloc *) arg;
+	uint32		i;
+
+	for (i = 0; i < la->nlive; i++)
+	{
+		void	   *p = la->live[i];
+
+		logp95_retained_put(p, pg_leftmost_one_pos64(GetMemoryChunkSpace(p)));
+	}
+	la->nlive = 0;
+	la->used = 0;
+}
+
+/*
+ * A block of 2^k bytes for retaining allocator la: from the free list or
+ * the retained context, recorded in la->live; NULL when memory runs out.
+ */
+static void *
+logp95_retained_get(Logp95Alloc *la, int k)
+{
+	void	   *p;
+	Logp95Tag  *tag;
+
+	if (la->nlive == la->live_cap)
+	{
+		uint32		cap = la->live_cap ? la->live_cap * 2 : 16;
+		void	  **live = MemoryContextAllocExtended(la->cxt, cap * sizeof(void *),
+													  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+
+		if (!live)
+			return NULL;
+		if (la->nlive)
+			memcpy(live, la->live, la->nlive * sizeof(void *));
+		if (la->live)
+			pfree(la->live);
+		la->live = live;
+		la->live_cap = cap;
+		if (!la->cb.func)
+		{
+			la->cb.func = logp95_retained_reset;
+			la->cb.arg = la;
+			MemoryContextRegisterResetCallback(la->cxt, &la->cb);
+		}
+	}
+	if (logp95_retained_lists[k] != NULL)
+	{
+		p = logp95_retained_lists[k];
+		logp95_retained_lists[k] = *(void **) p;
+		logp95_retained_bytes -= GetMemoryChunkSpace(p);
+	}
+	else
+	{
+		/*
+		 * blocks of 1 kB at most, so that aset.c's chunk limit is as low as
+		 * it sets one: every class from 256 bytes has chunks of its own on
+		 * PostgreSQL 15 to 18
+		 */
+		if (logp95_retained_cxt == NULL)
+			logp95_retained_cxt = AllocSetContextCreate(TopMemoryContext,
+														"logp95 retained blocks",
+														ALLOCSET_SMALL_MINSIZE,
+														ALLOCSET_SMALL_INITSIZE,
+														ALLOCSET_SMALL_INITSIZE);
+		p = MemoryContextAllocExtended(logp95_retained_cxt,
+									   ((Size) 1 << k) + sizeof(Logp95Tag),
+									   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+		if (!p)
+			return NULL;
+		/* the size class must be found again from the chunk, as the release finds it */
+		if (pg_leftmost_one_pos64(GetMemoryChunkSpace(p)) != k)
+		{
+			pfree(p);
+			logp95_retained_class[k] = -1;
+			return MemoryContextAllocExtended(la->cxt, (Size) 1 << k,
+											  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+		}
+		logp95_retained_class[k] = 1;
+	}
+	tag = logp95_tag(p, k);
+	tag->owner = la;
+	tag->index = la->nlive;
+	tag->check = logp95_tag_check(p, k);
+	la->live[la->nlive++] = p;
+	return p;
+}
+
+/* Give back retained block p: off its holder's live array, onto a free list. */
+static void
+logp95_retained_release(void *p)
+{
+	int			k = pg_leftmost_one_pos64(GetMemoryChunkSpace(p));
+	Logp95Tag  *tag = logp95_tag(p, k);
+	Logp95Alloc *owner;
+	void	   *last;
+	Size		n = GetMemoryChunkSpace(p);
+
+	if (tag->check != logp95_tag_check(p, k))
+		elog(ERROR, "logp95 retained block %p of %zu bytes was overwritten past its end",
+			 p, (Size) 1 << k);
+	owner = tag->owner;
+	Assert(owner->nlive > 0 && tag->index < owner->nlive && owner->live[tag->index] == p);
+	last = owner->live[--owner->nlive];
+	owner->live[tag->index] = last;
+	logp95_tag(last, pg_leftmost_one_pos64(GetMemoryChunkSpace(last)))->index = tag->index;
+	owner->used -= n < owner->used ? n : owner->used;
+	logp95_retained_put(p, k);
+}
 
 /*
  * lp_allocator.alloc: huge allocations allowed, NULL instead of an ERROR
@@ -146,7 +397,13 @@ logp95_mcxt_alloc(void *ctx, size_t size)
 				 errdetail("The state holds %zu kB and asked for %zu kB more.",
 						   (size_t) (la->used / 1024), (size_t) (size / 1024 + 1)),
 				 errhint("A superuser can raise logp95.max_state_memory.")));
-	p = MemoryContextAllocExtended(la->cxt, size, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	if (la->retaining && logp95_retained_memory > 0 &&
+		size >= ((Size) 1 << LP_RETAIN_MIN_SHIFT) && (size & (size - 1)) == 0 &&
+		size <= ((Size) 1 << LP_RETAIN_MAX_SHIFT) &&
+		logp95_retained_class[pg_leftmost_one_pos64(size)] >= 0)
+		p = logp95_retained_get(la, pg_leftmost_one_pos64(size));
+	else
+		p = MemoryContextAllocExtended(la->cxt, size, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
 	if (p)
 		la->used += GetMemoryChunkSpace(p);
 	return p;
@@ -157,8 +414,14 @@ static void
 logp95_mcxt_free(void *ctx, void *ptr)
 {
 	Logp95Alloc *la = (Logp95Alloc *) ctx;
-	Size		n = GetMemoryChunkSpace(ptr);
+	Size		n;
 
+	if (logp95_retained_cxt != NULL && GetMemoryChunkContext(ptr) == logp95_retained_cxt)
+	{
+		logp95_retained_release(ptr);
+		return;
+	}
+	n = GetMemoryChunkSpace(ptr);
 	la->used -= n < la->used ? n : la->used;
 	pfree(ptr);
 }
@@ -172,10 +435,38 @@ logp95_allocator(MemoryContext cxt)
 
 	la->cxt = cxt;
 	la->used = 0;
+	la->retaining = false;
+	la->live = NULL;
+	la->nlive = 0;
+	la->live_cap = 0;
+	la->cb.func = NULL;
 	a.alloc = logp95_mcxt_alloc;
 	a.free = logp95_mcxt_free;
 	a.ctx = la;
 	return a;
+}
+
+/* See logp95.h. */
+lp_allocator
+logp95_allocator_retaining(MemoryContext cxt)
+{
+	lp_allocator a = logp95_allocator(cxt);
+
+	((Logp95Alloc *) a.ctx)->retaining = true;
+	return a;
+}
+
+/* See logp95.h. */
+bool
+logp95_may_retain(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->context && IsA(fcinfo->context, AggState))
+	{
+		AggStrategy s = ((AggState *) fcinfo->context)->aggstrategy;
+
+		return s != AGG_HASHED && s != AGG_MIXED;
+	}
+	return true;
 }
 
 /* ---------- errors ---------- */

@@ -47,6 +47,23 @@ extern int	logp95_prefetch_distance;
 extern lp_allocator logp95_allocator(MemoryContext cxt);
 
 /*
+ * logp95_allocator for a running state: its blocks of a power of two from
+ * 256 bytes are the backend's retained blocks (logp95.retained_memory, see
+ * logp95.c), taken from and given back to free lists that outlive the
+ * query, so that the next state does not fault their pages in again.  Not
+ * for memory handed to PostgreSQL (a datum), nor for a state whose memory
+ * PostgreSQL must see (logp95_may_retain).
+ */
+extern lp_allocator logp95_allocator_retaining(MemoryContext cxt);
+
+/*
+ * May a state made in this call retain its blocks: not in a hashed
+ * aggregate, which counts its groups' memory in the aggregate's context to
+ * decide when to spill.
+ */
+extern bool logp95_may_retain(FunctionCallInfo fcinfo);
+
+/*
  * Turn a result code of the plain C units (LP_*) into an ERROR: each its
  * own SQLSTATE, XX001 only for corrupt input; an unknown code is a bug.
  */

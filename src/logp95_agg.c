@@ -22,7 +22,8 @@ logp95_running_state_new(FunctionCallInfo fcinfo)
 	bool		inagg = AggCheckCallContext(fcinfo, &aggcxt) != 0;
 	Logp95Expanded *ex;
 
-	ex = logp95_expanded_new(inagg ? aggcxt : CurrentMemoryContext, inagg);
+	ex = logp95_expanded_new(inagg ? aggcxt : CurrentMemoryContext, inagg,
+							 logp95_may_retain(fcinfo));
 	if (!PG_ARGISNULL(0))
 		logp95_expanded_add(ex, PG_GETARG_DATUM(0), false);
 	return ex;

@@ -94,7 +94,7 @@ logp95_states_context(MemoryContext aggcxt)
 
 /* See logp95_expanded.h. */
 Logp95Expanded *
-logp95_expanded_new(MemoryContext parent, bool agg_owned)
+logp95_expanded_new(MemoryContext parent, bool agg_owned, bool retain)
 {
 	MemoryContext cxt;
 	Logp95Expanded *ex;
@@ -107,12 +107,13 @@ logp95_expanded_new(MemoryContext parent, bool agg_owned)
 									ALLOCSET_DEFAULT_SIZES);
 	ex = MemoryContextAlloc(cxt, sizeof(Logp95Expanded));
 	EOH_init_header(&ex->hdr, &logp95_expanded_methods, cxt);
-	a = logp95_allocator(cxt);
+	a = retain ? logp95_allocator_retaining(cxt) : logp95_allocator(cxt);
 	ex->st = lp_state_create(&a);
 	if (ex->st == NULL)
 		logp95_check(LP_ENOMEM);
 	ex->flat = NULL;
-	ex->flat_alloc = logp95_allocator(cxt);
+	/* the flat form is the state's own (flatten_into copies it out) */
+	ex->flat_alloc = retain ? logp95_allocator_retaining(cxt) : logp95_allocator(cxt);
 	ex->agg_owned = agg_owned;
 	ex->nadds = 0;
 	return ex;

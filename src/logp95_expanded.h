@@ -69,8 +69,10 @@ extern const ExpandedObjectMethods logp95_expanded_methods;
  * A new, empty expanded state.  agg_owned: `parent` is the calling
  * aggregate's context, and the state goes into the context that context's
  * states share; otherwise into a child context of `parent` of its own.
+ * retain: its large blocks are the backend's retained blocks
+ * (logp95_allocator_retaining; pass logp95_may_retain(fcinfo)).
  */
-extern Logp95Expanded *logp95_expanded_new(MemoryContext parent, bool agg_owned);
+extern Logp95Expanded *logp95_expanded_new(MemoryContext parent, bool agg_owned, bool retain);
 
 /* Drop the cached flat form of `ex` (the state is about to change). */
 extern void logp95_expanded_drop_flat(Logp95Expanded *ex);

@@ -46,7 +46,8 @@ logp95_merge_combine(PG_FUNCTION_ARGS)
 	if (ex == NULL)
 	{
 		/* first row (the flat INITCOND), or not called as an aggregate */
-		ex = logp95_expanded_new(inagg ? aggcxt : CurrentMemoryContext, inagg);
+		ex = logp95_expanded_new(inagg ? aggcxt : CurrentMemoryContext, inagg,
+								 logp95_may_retain(fcinfo));
 		logp95_expanded_add(ex, state, false);
 	}
 	logp95_expanded_add(ex, PG_GETARG_DATUM(1), defer);
