@@ -202,6 +202,44 @@ logp95_call_scratch(Logp95Call *call, size_t len)
 /* ---------- what each form counts from one row (any state type) ---------- */
 
 /*
+ * Ask for the lines of the rows to come (logp95.prefetch_distance): the
+ * row at t is `size` bytes with its header.
+ */
+static LP_ALWAYS_INLINE void
+logp95_prefetch_rows(const struct varlena *t, size_t size)
+{
+	/*
+	 * A sequential scan hands over the tuples of a heap page from the
+	 * top of the page down: the next line is most likely in the bytes
+	 * just below this one.  Ask for them now, so that the next row's
+	 * cache misses overlap this row's parse (only a hint: a prefetch
+	 * never faults, and a wrong guess costs nothing but bandwidth).
+	 * Each row asks for about its own size, logp95.prefetch_distance
+	 * bytes below itself: the rows that far ahead are then in the
+	 * cache when their turn comes (docs/performance.md).  At -1 (the
+	 * default) the distance is two rows of this row's size (its tuple
+	 * header and line pointer about 32 bytes more), at least 512 bytes
+	 * (1.1's fixed distance, which lines up to about 220 bytes keep):
+	 * 512 bytes was less than one row of a 600-byte line, and those
+	 * rows' misses were not overlapped.
+	 */
+	uintptr_t	p = (uintptr_t) t -
+		(logp95_prefetch_distance > 0 ? (uintptr_t) logp95_prefetch_distance :
+		 (uintptr_t) Max(512, 2 * (size + 32)));
+
+	/* two lines: a line of up to 64 bytes (nearly every one) at any alignment */
+	__builtin_prefetch((const void *) p);
+	__builtin_prefetch((const void *) (p + 64));
+	if (unlikely(size > 64))
+	{
+		uintptr_t	e = p + Min(size, 1024) + 64;
+
+		for (p += 128; p < e; p += 64)
+			__builtin_prefetch((const void *) p);
+	}
+}
+
+/*
  * The bytes of the line in argument 1 (not NULL), without a call: an
  * inline (short or plain) text is used as it is, and only a compressed or
  * out-of-line value goes through detoasting.
@@ -210,44 +248,40 @@ static LP_ALWAYS_INLINE const char *
 logp95_line_arg(FunctionCallInfo fcinfo, size_t *len)
 {
 	struct varlena *t = (struct varlena *) PG_GETARG_POINTER(1);
+	size_t		size;
 
+	/* a short inline text (every line under 127 bytes): its one header byte read once */
+	if (likely(VARATT_IS_1B(t) && !VARATT_IS_1B_E(t)))
+	{
+		size = VARSIZE_1B(t);
+		*len = size - VARHDRSZ_SHORT;
+		if (logp95_prefetch_distance != 0)
+			logp95_prefetch_rows(t, size);
+		return VARDATA_1B(t);
+	}
 	if (unlikely(VARATT_IS_EXTERNAL(t) || VARATT_IS_COMPRESSED(t)))
 		t = pg_detoast_datum_packed(t);
 	else if (logp95_prefetch_distance != 0)
-	{
-		/*
-		 * A sequential scan hands over the tuples of a heap page from the
-		 * top of the page down: the next line is most likely in the bytes
-		 * just below this one.  Ask for them now, so that the next row's
-		 * cache misses overlap this row's parse (only a hint: a prefetch
-		 * never faults, and a wrong guess costs nothing but bandwidth).
-		 * Each row asks for about its own size, logp95.prefetch_distance
-		 * bytes below itself: the rows that far ahead are then in the
-		 * cache when their turn comes (docs/performance.md).  At -1 (the
-		 * default) the distance is two rows of this row's size (its tuple
-		 * header and line pointer about 32 bytes more), at least 512 bytes
-		 * (1.1's fixed distance, which lines up to about 220 bytes keep):
-		 * 512 bytes was less than one row of a 600-byte line, and those
-		 * rows' misses were not overlapped.
-		 */
-		size_t		size = VARSIZE_ANY(t);
-		uintptr_t	p = (uintptr_t) t -
-			(logp95_prefetch_distance > 0 ? (uintptr_t) logp95_prefetch_distance :
-			 (uintptr_t) Max(512, 2 * (size + 32)));
-
-		/* two lines: a line of up to 64 bytes (nearly every one) at any alignment */
-		__builtin_prefetch((const void *) p);
-		__builtin_prefetch((const void *) (p + 64));
-		if (unlikely(size > 64))
-		{
-			uintptr_t	e = p + Min(size, 1024) + 64;
-
-			for (p += 128; p < e; p += 64)
-				__builtin_prefetch((const void *) p);
-		}
-	}
+		logp95_prefetch_rows(t, VARSIZE_ANY(t));
 	*len = VARSIZE_ANY_EXHDR(t);
 	return VARDATA_ANY(t);
+}
+
+/*
+ * logp95_count_line's out-of-line part: a default-format line that
+ * lp_parse_line_short did not take, parsed by lp_parse_line, which also
+ * says what is wrong with a line (its result struct stays off the per-row
+ * path's stack).
+ */
+static pg_noinline void
+logp95_count_line_rest(lp_state *st, const char *line, size_t len)
+{
+	lp_line		pl;
+
+	if (lp_parse_line(line, len, &pl) == LP_ST_OK)
+		logp95_check(lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency));
+	else
+		logp95_malformed_line(st, LP_FORMAT_DEFAULT, NULL, line, len);
 }
 
 /*
@@ -260,25 +294,23 @@ logp95_count_line(lp_state *st, FunctionCallInfo fcinfo)
 {
 	const char *line;
 	size_t		len;
-	lp_line		pl;
+	const char *route;
+	size_t		route_len;
+	int64_t		latency;
 	int			rc;
 
 	if (PG_ARGISNULL(1))
 		return;
 	line = logp95_line_arg(fcinfo, &len);
-	/*
-	 * the default format's usual line parsed inline; the rest by its
-	 * parser, which also says what is wrong with a line
-	 */
-	if (likely(lp_parse_line_short(line, len, &pl.route, &pl.route_len, &pl.latency) ||
-			   lp_parse_line(line, len, &pl) == LP_ST_OK))
+	/* the default format's usual line parsed inline; the rest out of line */
+	if (likely(lp_parse_line_short(line, len, &route, &route_len, &latency)))
 	{
-		rc = lp_state_add_pipelined(st, pl.route, pl.route_len, pl.latency);
+		rc = lp_state_add_pipelined(st, route, route_len, latency);
 		if (unlikely(rc != LP_OK))
 			logp95_check(rc);
 	}
 	else
-		logp95_malformed_line(st, LP_FORMAT_DEFAULT, NULL, line, len);
+		logp95_count_line_rest(st, line, len);
 }
 
 /*

@@ -58,6 +58,15 @@ lp_parse_uint63(const char *s, size_t len, int64_t *out)
 	return lp_parse_digits(s, len, out);
 }
 
+/* See lp_parse.h. */
+int64_t
+lp_parse_uint63_value(const char *s, size_t len)
+{
+	int64_t		v;
+
+	return lp_parse_digits(s, len, &v) == LP_ST_OK ? v : -1;
+}
+
 /*
  * First space or tab in [p, end), or end.  On little-endian machines eight
  * bytes are tested at once (lp_swar_eq3: its lowest set bit is exact).

@@ -41,6 +41,14 @@ extern lp_status lp_parse_line(const char *line, size_t len, lp_line *out);
  */
 extern lp_status lp_parse_uint63(const char *s, size_t len, int64_t *out);
 
+/*
+ * lp_parse_uint63 for the per-row fast path: the value, or -1 when the
+ * field is not one (either error).  It takes no pointer, so the inline
+ * caller keeps its locals in registers (no stack protector on the
+ * transition).
+ */
+extern int64_t lp_parse_uint63_value(const char *s, size_t len);
+
 /* The fast path's helpers (SSE2 and little-endian words: lp_simd.h). */
 #ifdef LP_SIMD_SWAR
 #define LP_SWAR_DIGITS 1
@@ -161,12 +169,15 @@ lp_parse_line_short(const char *line, size_t len, const char **route, size_t *ro
 	if (len < 16 || len >= 64 || !lp_fields_short(line, len, &r, &r_end, &lat, &lat_end))
 		return 0;
 #ifdef LP_SWAR_DIGITS
-	if (lat_end - lat <= 8 && lat_end - line >= 8 ?
-		!lp_digits8(lat_end, (size_t) (lat_end - lat), latency) :
-		lp_parse_uint63(lat, (size_t) (lat_end - lat), latency) != LP_ST_OK)
+	if (lat_end - lat <= 8 && lat_end - line >= 8)
+	{
+		if (!lp_digits8(lat_end, (size_t) (lat_end - lat), latency))
+			return 0;
+	}
+	else if ((*latency = lp_parse_uint63_value(lat, (size_t) (lat_end - lat))) < 0)
 		return 0;
 #else
-	if (lp_parse_uint63(lat, (size_t) (lat_end - lat), latency) != LP_ST_OK)
+	if ((*latency = lp_parse_uint63_value(lat, (size_t) (lat_end - lat))) < 0)
 		return 0;
 #endif
 	/* the fields the bit arithmetic found lie in order inside the line */
