@@ -160,7 +160,11 @@ typedef struct Logp95Alloc
  * context of the backend's own, "logp95 retained blocks", and go back to
  * per-size free lists there instead of to the system, up to
  * logp95.retained_memory in all; past that they are freed.  aset.c keeps
- * the keeper blocks of deleted contexts for the same reason.
+ * the keeper blocks of deleted contexts for the same reason.  A block of
+ * more than 8 kB of another size (a parallel finalize's copies of the
+ * workers' states and the sum it writes, the report's arrays) is rounded
+ * up to the next power of two when that could be kept: the context of the
+ * state would give it a malloc of its own, faulted in anew every query.
  *
  * Each such block is a chunk of that context of 2^k bytes and a tag behind
  * them (Logp95Tag): the allocator that holds it and its place in that
@@ -178,6 +182,7 @@ typedef struct Logp95Alloc
  */
 #define LP_RETAIN_MIN_SHIFT 8		/* 256 bytes */
 #define LP_RETAIN_MAX_SHIFT 30		/* 1 GB */
+#define LP_RETAIN_ROUND_MIN 8192	/* larger blocks may be rounded up to 2^k */
 
 typedef struct Logp95Tag
 {
@@ -397,12 +402,26 @@ logp95_mcxt_alloc(void *ctx, size_t size)
 				 errdetail("The state holds %zu kB and asked for %zu kB more.",
 						   (size_t) (la->used / 1024), (size_t) (size / 1024 + 1)),
 				 errhint("A superuser can raise logp95.max_state_memory.")));
+	p = NULL;
 	if (la->retaining && logp95_retained_memory > 0 &&
-		size >= ((Size) 1 << LP_RETAIN_MIN_SHIFT) && (size & (size - 1)) == 0 &&
-		size <= ((Size) 1 << LP_RETAIN_MAX_SHIFT) &&
-		logp95_retained_class[pg_leftmost_one_pos64(size)] >= 0)
-		p = logp95_retained_get(la, pg_leftmost_one_pos64(size));
-	else
+		size >= ((Size) 1 << LP_RETAIN_MIN_SHIFT) && size <= ((Size) 1 << LP_RETAIN_MAX_SHIFT))
+	{
+		int			k = pg_ceil_log2_64(size);
+		Size		block = (Size) 1 << k;
+
+		/*
+		 * a block of a power of two, or a large one rounded up to the next
+		 * (LP_RETAIN_ROUND_MIN: what the state's context would give a
+		 * malloc of its own) when the rounded block could be kept and the
+		 * state's limit still allows it
+		 */
+		if ((block == size ||
+			 (size >= LP_RETAIN_ROUND_MIN && block <= (Size) logp95_retained_memory * 1024 &&
+			  block <= limit && la->used <= limit - block)) &&
+			logp95_retained_class[k] >= 0)
+			p = logp95_retained_get(la, k);
+	}
+	if (p == NULL)				/* also when no retained block could be had */
 		p = MemoryContextAllocExtended(la->cxt, size, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
 	if (p)
 		la->used += GetMemoryChunkSpace(p);
