@@ -32,7 +32,10 @@
 # floor at the largest size over the smallest, per distribution and format.
 # Every report is checked once against the window-function reference of its
 # lines (test/lib/ref_report.sql), and the 2-worker state against the serial
-# one.  Last, perf stat of the backend over one serial report per table
+# one.  Where a 2-worker report's time goes: EXPLAIN ANALYZE VERBOSE, the
+# combine alone, and what starting two workers costs here, with the best
+# 2-worker speed-up that start leaves the serial report.  Last, perf stat
+# of the backend over one serial report per table
 # (cache misses per line) when perf can read hardware counters here; a line
 # says so when it cannot (virtual machines often hide them).
 # A benchmark: it asserts nothing and exits 0 once it has printed.
@@ -233,6 +236,36 @@ for lat in $LATENCY; do
 		awk -v sz="$(lp_psql -At -c "SELECT sum(octet_length(logp95_state_send(st))) FROM halves" 2>/dev/null || echo '?')" \
 			'{a[NR] = $1} END {printf "    combine: merge of the two half states + report %.1f ms by median of %d (%s bytes of both states sent)\n", a[int((NR + 1) / 2)], NR, sz}'
 done
+# What starting two workers costs on this host, whatever they then do: a
+# parallel count(*) of 1,000 rows less the serial one (logp95 loaded in the
+# session, so each worker loads it as a report's do), median of 6 rounds
+# after a warm-up; and how fast a 2-worker report could then be at most,
+# with the serial report's work split evenly over the two cores
+lp_psql -q -c "DROP TABLE IF EXISTS tiny" -c "CREATE TABLE tiny AS SELECT g FROM generate_series(1, 1000) g" -c "VACUUM ANALYZE tiny"
+{
+	echo '\o /dev/null'
+	echo 'SELECT count(*) FROM logp95_generate(1, 1, 1);'
+	echo "SET min_parallel_table_scan_size = 0;"
+	for r in 0 1 2 3 4 5 6; do
+		for q in serial par; do
+			echo "\\echo @@ $r $q"
+			[ $q = serial ] && echo "$SERIAL" || echo "$PAR"
+			echo '\timing on'
+			echo 'SELECT count(*) FROM tiny;'
+			echo '\timing off'
+		done
+	done
+} > "$WORK/start.sql"
+start=$(lp_psql -f "$WORK/start.sql" | awk '/^@@/ {r = $2; q = $3} /^Time:/ && r > 0 {print q, $2}' |
+	awk '{ms[$1] = ms[$1] " " $2} END {print ms["serial"] "|" ms["par"]}' |
+	python3 -c 'import sys, statistics; s, p = sys.stdin.read().strip().split("|"); print("%.1f" % (statistics.median(map(float, p.split())) - statistics.median(map(float, s.split()))))')
+echo "    start: 2 workers cost $start ms before they read a row (a parallel count(*) of 1,000 rows less the serial one, median of 6)"
+lp_psql -At -c "
+	WITH m AS (SELECT t, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS serial
+		FROM tail_times WHERE run > 0 AND q = 'serial' AND t LIKE '%default%' GROUP BY t)
+	SELECT '    ' || t || ': serial ' || round(serial::numeric, 1) || ' ms; 2 workers at best '
+		|| round((serial / (serial / 2 + $start))::numeric, 2) || 'x faster (serial / (serial / 2 + start))'
+	FROM m ORDER BY t"
 
 echo
 echo "=== perf stat of the backend over one serial report per table (cache misses per line)"
