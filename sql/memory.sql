@@ -223,10 +223,11 @@ SELECT count(*) AS routes FROM logp95_report((SELECT logp95_agg(route, ms) FROM 
 SELECT CASE WHEN mem_retained() <= 256 * 1024 + 65536 THEN 'at most 256 kB' ELSE mem_retained() || ' bytes' END AS bounded;
 RESET logp95.retained_memory;
 -- a merge's blocks of more than 8 kB of no power of two (the copies of the
--- states it adds up, 133 kB each here, the sum it writes, the report's
--- arrays) are rounded up to one and kept too: the retained context holds
--- them after the first merge (without the rounding: a few kB), and the
--- second merge takes the same ones; the sum is the whole state's
+-- states it adds up, 133 kB each here, the sum it writes and the buffers
+-- it merges their pairs in) are rounded up to one and kept too: the
+-- retained context holds them after the first merge (without the
+-- rounding: a few kB), and the second merge takes the same ones; the sum
+-- is the whole state's
 CREATE TEMP TABLE wide_parts AS
   SELECT p, logp95_agg(route, ms) AS s
   FROM (SELECT route, ms, row_number() OVER () % 3 AS p FROM wide) w GROUP BY p;

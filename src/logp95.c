@@ -161,10 +161,11 @@ typedef struct Logp95Alloc
  * per-size free lists there instead of to the system, up to
  * logp95.retained_memory in all; past that they are freed.  aset.c keeps
  * the keeper blocks of deleted contexts for the same reason.  A block of
- * more than 8 kB of another size (a parallel finalize's copies of the
- * workers' states and the sum it writes, the report's arrays) is rounded
- * up to the next power of two when that could be kept: the context of the
- * state would give it a malloc of its own, faulted in anew every query.
+ * more than 8 kB of another size (a merge's or a parallel finalize's
+ * copies of the states it adds up, the sum it writes and the buffers it
+ * merges their pairs in) is rounded up to the next power of two when that
+ * could be kept: the state's context would give it a malloc of its own,
+ * faulted in anew every query.
  *
  * Each such block is a chunk of that context of 2^k bytes and a tag behind
  * them (Logp95Tag): the allocator that holds it and its place in that
