@@ -238,7 +238,7 @@ for lat in $LATENCY; do
 done
 # What starting two workers costs on this host, whatever they then do: a
 # parallel count(*) of 1,000 rows less the serial one (logp95 loaded in the
-# session, so each worker loads it as a report's do), median of 6 rounds
+# session, so each worker loads it as a report's workers do), median of 6 rounds
 # after a warm-up; and how fast a 2-worker report could then be at most,
 # with the serial report's work split evenly over the two cores
 lp_psql -q -c "DROP TABLE IF EXISTS tiny" -c "CREATE TABLE tiny AS SELECT g FROM generate_series(1, 1000) g" -c "VACUUM ANALYZE tiny"
@@ -257,8 +257,12 @@ lp_psql -q -c "DROP TABLE IF EXISTS tiny" -c "CREATE TABLE tiny AS SELECT g FROM
 	done
 } > "$WORK/start.sql"
 start=$(lp_psql -f "$WORK/start.sql" | awk '/^@@/ {r = $2; q = $3} /^Time:/ && r > 0 {print q, $2}' |
-	awk '{ms[$1] = ms[$1] " " $2} END {print ms["serial"] "|" ms["par"]}' |
-	python3 -c 'import sys, statistics; s, p = sys.stdin.read().strip().split("|"); print("%.1f" % (statistics.median(map(float, p.split())) - statistics.median(map(float, s.split()))))')
+	python3 -c 'import sys, statistics
+ms = {"serial": [], "par": []}
+for line in sys.stdin:
+    q, t = line.split()
+    ms[q].append(float(t))
+print("%.1f" % (statistics.median(ms["par"]) - statistics.median(ms["serial"])))')
 echo "    start: 2 workers cost $start ms before they read a row (a parallel count(*) of 1,000 rows less the serial one, median of 6)"
 lp_psql -At -c "
 	WITH m AS (SELECT t, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS serial
